@@ -1,0 +1,174 @@
+"""Instance mappings: which cell each instance lives in."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from oslo_versionedobjects import fields
+from sqlalchemy import orm
+
+from nova import exception
+from nova.db import engines
+from nova.db.api import models
+from nova.objects import base
+from nova.objects.cell_mapping import CellMapping
+
+# `nova-manage cell_v2 map_instances` remembers where a batched run stopped in
+# an instance_mappings row of this project (upstream's on-disk convention).
+# The row's instance_uuid is the last instance's uuid with '-' turned into
+# ' ': it cannot clash with that instance's own mapping under the unique key.
+MIGRATION_MARKER_PROJECT_ID = "INSTANCE_MIGRATION_MARKER"
+
+
+def _select_instance_mappings() -> sa.Select:
+    return sa.select(models.InstanceMapping).options(
+        orm.joinedload(models.InstanceMapping.cell_mapping)
+    )
+
+
+@base.NovaObjectRegistry.register
+class InstanceMapping(base.NovaTimestampObject, base.NovaObject):
+    """An instance and its cell; no cell yet while it is being scheduled."""
+
+    # Version 1.0: Initial version
+    # Version 1.1: Add queued_for_delete
+    # Version 1.2: Add user_id
+    VERSION = "1.2"
+
+    fields = {
+        "id": fields.IntegerField(read_only=True),
+        "instance_uuid": fields.UUIDField(),
+        "cell_mapping": fields.ObjectField("CellMapping", nullable=True),
+        "project_id": fields.StringField(),
+        "user_id": fields.StringField(nullable=True),
+        "queued_for_delete": fields.BooleanField(default=False),
+    }
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        version = tuple(int(p) for p in target_version.split("."))
+        if version < (1, 2):
+            primitive.pop("user_id", None)
+        if version < (1, 1):
+            primitive.pop("queued_for_delete", None)
+
+    @classmethod
+    def _from_db_object(cls, context, obj, db_row, skip=()):
+        super()._from_db_object(context, obj, db_row, skip={"cell_mapping", *skip})
+        if "cell_mapping" not in skip:
+            obj.cell_mapping = (
+                None
+                if db_row.cell_mapping is None
+                else CellMapping._from_db_object(
+                    context, CellMapping(), db_row.cell_mapping
+                )
+            )
+            obj.obj_reset_changes(["cell_mapping"])
+        return obj
+
+    def _db_values(self) -> dict:
+        values = {}
+        for name, value in self.obj_get_changes().items():
+            if name == "cell_mapping":
+                values["cell_id"] = None if value is None else value.id
+            elif name != "id":
+                values[name] = value
+        return values
+
+    @classmethod
+    def get_by_instance_uuid(cls, context, instance_uuid: str) -> InstanceMapping:
+        with engines.transaction(context.api_db_connection) as session:
+            row = session.scalars(
+                _select_instance_mappings().where(
+                    models.InstanceMapping.instance_uuid == instance_uuid
+                )
+            ).first()
+            if row is None:
+                raise exception.InstanceMappingNotFound(uuid=instance_uuid)
+            return cls._from_db_object(context, cls(), row)
+
+    def create(self) -> None:
+        if self.obj_attr_is_set("id"):
+            raise exception.ObjectActionError(action="create", reason="already created")
+        try:
+            with engines.transaction(self._context.api_db_connection) as session:
+                row = models.InstanceMapping(**self._db_values())
+                session.add(row)
+                session.flush()
+        except sa.exc.IntegrityError as exc:
+            raise exception.InstanceMappingExists(uuid=self.instance_uuid) from exc
+        self._from_db_object(self._context, self, row, skip={"cell_mapping"})
+        self.obj_reset_changes()
+
+    def save(self) -> None:
+        values = self._db_values()
+        if not values:
+            return
+        with engines.transaction(self._context.api_db_connection) as session:
+            row = session.scalars(
+                sa.select(models.InstanceMapping).where(
+                    models.InstanceMapping.instance_uuid == self.instance_uuid
+                )
+            ).first()
+            if row is None:
+                raise exception.InstanceMappingNotFound(uuid=self.instance_uuid)
+            for name, value in values.items():
+                setattr(row, name, value)
+            session.flush()
+        self._from_db_object(self._context, self, row, skip={"cell_mapping"})
+        self.obj_reset_changes()
+
+    def destroy(self) -> None:
+        with engines.transaction(self._context.api_db_connection) as session:
+            result = session.execute(
+                sa.delete(models.InstanceMapping).where(
+                    models.InstanceMapping.instance_uuid == self.instance_uuid
+                )
+            )
+            if result.rowcount == 0:
+                raise exception.InstanceMappingNotFound(uuid=self.instance_uuid)
+
+
+@base.NovaObjectRegistry.register
+class InstanceMappingList(base.ObjectListBase, base.NovaObject):
+    VERSION = "1.3"
+
+    fields = {"objects": fields.ListOfObjectsField("InstanceMapping")}
+
+    @classmethod
+    def _get(cls, context, *criteria) -> InstanceMappingList:
+        stmt = _select_instance_mappings().where(*criteria)
+        with engines.transaction(context.api_db_connection) as session:
+            rows = session.scalars(stmt.order_by(models.InstanceMapping.id)).all()
+            return cls._from_db_rows(context, InstanceMapping, rows)
+
+    @classmethod
+    def get_by_project_id(cls, context, project_id: str) -> InstanceMappingList:
+        return cls._get(context, models.InstanceMapping.project_id == project_id)
+
+    @classmethod
+    def get_by_cell_id(cls, context, cell_id: int) -> InstanceMappingList:
+        return cls._get(context, models.InstanceMapping.cell_id == cell_id)
+
+
+def pop_migration_marker(context) -> str | None:
+    """Remove and return the instance uuid where map_instances last stopped."""
+    marker_model = models.InstanceMapping
+    project = marker_model.project_id == MIGRATION_MARKER_PROJECT_ID
+    with engines.transaction(context.api_db_connection) as session:
+        munged = session.scalars(
+            sa.select(marker_model.instance_uuid).where(project)
+        ).first()
+        session.execute(sa.delete(marker_model).where(project))
+    return None if munged is None else munged.replace(" ", "-")
+
+
+def save_migration_marker(context, instance_uuid: str) -> None:
+    """Remember ``instance_uuid`` as where the next map_instances resumes."""
+    with engines.transaction(context.api_db_connection) as session:
+        session.add(
+            models.InstanceMapping(
+                instance_uuid=instance_uuid.replace("-", " "),
+                project_id=MIGRATION_MARKER_PROJECT_ID,
+                user_id=MIGRATION_MARKER_PROJECT_ID,
+            )
+        )
