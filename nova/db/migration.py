@@ -8,7 +8,6 @@ upstream does. Schemas only move forward: there are no downgrades.
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
 from alembic import command
-from nova import exception
+from nova import exception, utils
 from nova.db import engines
 
 DATABASES = ("api", "main")
@@ -26,14 +25,6 @@ DATABASES = ("api", "main")
 
 class DatabaseUnreachable(exception.NovaException):
     msg_fmt = "Cannot connect to the %(database)s database at %(url)s: %(reason)s"
-
-
-def mask_password(connection: str) -> str:
-    """The connection URL with its password, if any, replaced by ``***``."""
-    try:
-        return sa.engine.make_url(connection).render_as_string(hide_password=True)
-    except sa.exc.ArgumentError:
-        return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", connection)
 
 
 def alembic_directory(database: str) -> Path:
@@ -73,7 +64,7 @@ def _connect(database: str, connection: str) -> sa.Connection:
         engine = engines.get_engine(connection)
     except sa.exc.ArgumentError as exc:
         raise exception.InvalidDatabaseConnection(
-            url=mask_password(connection), reason=str(exc)
+            url=utils.mask_url_password(connection), reason=str(exc)
         ) from exc
     try:
         return engine.connect()
@@ -83,7 +74,7 @@ def _connect(database: str, connection: str) -> sa.Connection:
         reason = str(exc.orig).strip().splitlines()[0] if str(exc.orig) else ""
         raise DatabaseUnreachable(
             database=database,
-            url=mask_password(connection),
+            url=utils.mask_url_password(connection),
             reason=reason or type(exc.orig).__name__,
         ) from exc
 

@@ -53,9 +53,8 @@ def test_upgrade_from_empty_to_head(make_db_url, database):
     assert tables == set(MODELS[database].BASE.metadata.tables) | {"alembic_version"}
 
 
-def test_migrated_schema_matches_models(make_db_url, database):
-    url = make_db_url(database)
-    migration.db_sync(database, url)
+def test_migrated_schema_matches_models(migrated_db_urls, database):
+    url = migrated_db_urls[database]
     metadata = MODELS[database].BASE.metadata
 
     assert schema_differences(url, metadata) == []
@@ -69,9 +68,8 @@ def test_migrated_schema_matches_models(make_db_url, database):
     assert [d[0][0] for d in schema_differences(url, altered)] == ["modify_type"]
 
 
-def test_db_sync_twice_is_a_noop(make_db_url, database):
-    url = make_db_url(database)
-    migration.db_sync(database, url)
+def test_db_sync_of_a_migrated_database_is_a_noop(migrated_db_urls, database):
+    url = migrated_db_urls[database]
 
     with recorded_statements(url) as statements:
         migration.db_sync(database, url)

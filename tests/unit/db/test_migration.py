@@ -9,22 +9,6 @@ from nova import exception
 from nova.db import engines, migration
 
 
-@pytest.mark.parametrize(
-    ("connection", "masked"),
-    [
-        (
-            "mysql+pymysql://nova:s3cr3t@db.example/nova_api?charset=utf8",
-            "mysql+pymysql://nova:***@db.example/nova_api?charset=utf8",
-        ),
-        ("sqlite:////var/lib/nova/nova.sqlite", "sqlite:////var/lib/nova/nova.sqlite"),
-        # Not a URL SQLAlchemy can parse: masked all the same.
-        ("bogus://nova:s3cr3t@db/nova", "bogus://nova:***@db/nova"),
-    ],
-)
-def test_mask_password(connection, masked):
-    assert migration.mask_password(connection) == masked
-
-
 @pytest.mark.parametrize("database", migration.DATABASES)
 def test_each_environment_has_one_linear_history(database):
     config = migration._config(database)
@@ -75,7 +59,7 @@ def test_unreachable_database_is_reported_without_password(unreachable_mysql, ca
     assert "\n" not in message
     assert message.startswith(
         "Cannot connect to the api database at "
-        "mysql+pymysql://nova:***@127.0.0.1:1/nova_api: "
+        "mysql+pymysql://nova:****@127.0.0.1:1/nova_api: "
     )
 
 
@@ -89,5 +73,6 @@ def test_sqlite_file_in_missing_directory_is_unreachable(tmp_path):
 
 
 def test_malformed_connection_is_invalid():
-    with pytest.raises(exception.InvalidDatabaseConnection, match=r"\*\*\*"):
+    with pytest.raises(exception.InvalidDatabaseConnection) as raised:
         migration.db_version("main", "nosuchdialect://nova:s3cr3t@db/nova")
+    assert "nosuchdialect://nova:****@db/nova" in str(raised.value)
