@@ -110,7 +110,7 @@ def run_environment(target_metadata: sa.MetaData) -> None:
     for example to autogenerate a revision). ``alembic ... --sql`` writes the
     SQL instead of running it.
     """
-    from alembic import context  # only importable while alembic runs env.py
+    from alembic import context  # a proxy, bound only while alembic runs env.py
 
     config = context.config
     options = {
