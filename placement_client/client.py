@@ -101,9 +101,11 @@ def from_conf(
         token = admin:admin
         endpoint_override = http://127.0.0.1:8778
 
-    ``service_type`` defaults to ``placement`` and ``valid_interfaces`` to
-    internal then public. ``connect_retries`` and ``status_code_retries``
-    apply before a failure is reported as ``PlacementUnavailable``.
+    (``auth_type = none`` sends the token ``notused``, which a noauth2
+    Placement refuses with 403.) ``service_type`` defaults to ``placement``
+    and ``valid_interfaces`` to internal then public. ``connect_retries``
+    and ``status_code_retries`` apply before a failure is reported as
+    ``PlacementUnavailable``.
     """
     register_keystoneauth_options(conf, group)
     auth = ks_loading.load_auth_from_conf_options(conf, group)
