@@ -1,3 +1,4 @@
 pytest_plugins = [
     "tests.fixtures.databases",
+    "tests.fixtures.placement",
 ]

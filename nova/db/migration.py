@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 import sqlalchemy as sa
+from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from alembic import command
 from nova import exception, utils
 from nova.db import engines
 

@@ -9,9 +9,8 @@ Create Date: 2026-12-02 15:52:08.749485
 """
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import mysql
-
 from alembic import op
+from sqlalchemy.dialects import mysql
 
 # Types spelled out here rather than imported from nova.db.types: a migration
 # must keep creating what it created when it was written.

@@ -3,16 +3,6 @@ from collections.abc import Callable, Iterable, Mapping
 
 import pytest
 
-# Until tests/conftest.py lists "tests.fixtures.placement" in pytest_plugins
-# (pytest honours pytest_plugins only in the root conftest), import them here.
-from tests.fixtures.placement import (
-    placement_client,
-    placement_endpoint,
-    placement_server,
-)
-
-__all__ = ["placement_client", "placement_endpoint", "placement_server"]
-
 
 @pytest.fixture
 def aggregate() -> str:
