@@ -1,0 +1,220 @@
+"""A whole local deployment: upstream services plus ours, in one state dir.
+
+``Deployment(state_dir).start()`` is what ``nova-local-cloud start`` does:
+Keystone, Placement and Glance (:mod:`nova.launcher.upstream`) come up while
+our databases, vhosts and ``nova.conf`` files are prepared
+(:mod:`nova.launcher.nova_services`); then our setup commands and daemons,
+as declared in :mod:`nova.launcher.daemons`, run. It is idempotent (all
+running: it says so and returns) and resumable (settings and completed steps
+are kept in the state directory; a later start reuses them).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TextIO
+
+from nova.launcher.daemons import (
+    NOVA_DAEMONS,
+    NOVA_SETUP_COMMANDS,
+    NovaDaemon,
+    NovaSetupCommand,
+)
+from nova.launcher.errors import LauncherError, StateMismatch
+from nova.launcher.nova_services import NovaServices
+from nova.launcher.ports import require_free
+from nova.launcher.process import ProcessSpec, ProcessStatus, SupervisedProcess
+from nova.launcher.progress import Progress
+from nova.launcher.rabbitmq import RabbitVhosts
+from nova.launcher.settings import DeploymentSettings
+from nova.launcher.state import StateDir
+from nova.launcher.upstream import UpstreamServices
+
+# Settings that shape names and files; a resumed deployment must keep them.
+IDENTITY_FIELDS = ("name", "db", "db_url", "computes", "ports", "region")
+
+
+class Deployment:
+    """One deployment in ``state_dir``.
+
+    ``settings`` are used when the directory holds no deployment yet; when it
+    does, the saved settings win and ``settings`` (if given) must agree on
+    :data:`IDENTITY_FIELDS`, else :class:`StateMismatch`. ``out`` receives
+    progress lines (None: silent).
+    """
+
+    def __init__(
+        self,
+        state_dir: Path | str,
+        settings: DeploymentSettings | None = None,
+        out: TextIO | None = sys.stdout,
+        daemons: Sequence[NovaDaemon] = NOVA_DAEMONS,
+        setup_commands: Sequence[NovaSetupCommand] = NOVA_SETUP_COMMANDS,
+        vhosts: RabbitVhosts | None = None,
+    ) -> None:
+        self.state = StateDir(state_dir)
+        self.out = out
+        saved = DeploymentSettings.load(self.state.settings_file)
+        if saved is not None and settings is not None:
+            differing = [
+                key
+                for key in IDENTITY_FIELDS
+                if getattr(saved, key) != getattr(settings, key)
+            ]
+            if differing:
+                raise StateMismatch(
+                    f"{self.state.root} holds deployment {saved.name!r} whose "
+                    f"{', '.join(differing)} differ from those requested"
+                )
+        self.exists = saved is not None
+        self.settings = saved or settings or DeploymentSettings()
+        self._daemons = tuple(daemons)
+        self._setup_commands = tuple(setup_commands)
+        self._vhosts = vhosts
+
+    @classmethod
+    def open(cls, state_dir: Path | str, out: TextIO | None = sys.stdout) -> Deployment:
+        """The deployment saved in ``state_dir``; error if there is none."""
+        deployment = cls(state_dir, out=out)
+        if not deployment.exists:
+            raise LauncherError(f"no deployment in {deployment.state.root}")
+        return deployment
+
+    def _parts(self, progress: Progress) -> tuple[UpstreamServices, NovaServices]:
+        upstream = UpstreamServices(self.state, self.settings, progress)
+        nova = NovaServices(
+            self.state,
+            self.settings,
+            upstream,
+            progress,
+            daemons=self._daemons,
+            setup_commands=self._setup_commands,
+            vhosts=self._vhosts,
+        )
+        return upstream, nova
+
+    @property
+    def upstream(self) -> UpstreamServices:
+        """Keystone/Placement/Glance of this deployment (URLs, users, clouds)."""
+        return self._parts(Progress(None))[0]
+
+    @property
+    def nova(self) -> NovaServices:
+        """Our side: config file paths, database and vhost names."""
+        return self._parts(Progress(None))[1]
+
+    def processes(self) -> list[SupervisedProcess]:
+        """Every supervised process in start order, plus any process with a
+        pidfile in the state directory that the settings no longer name."""
+        upstream, nova = self._parts(Progress(None))
+        known = upstream.processes() + nova.processes()
+        names = {p.name for p in known}
+        strays = [
+            SupervisedProcess(
+                ProcessSpec(name=path.stem, argv=()), self.state.run, self.state.logs
+            )
+            for path in sorted(self.state.run.glob("*.pid"))
+            if path.stem not in names
+        ]
+        return known + strays
+
+    # -- commands -------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start whatever is not running; print progress with timings."""
+        progress = Progress(self.out)
+        upstream, nova = self._parts(progress)
+        processes = upstream.processes() + nova.processes()
+        if self.exists and all(p.is_running() for p in processes):
+            progress.line(
+                f"deployment {self.settings.name!r} is already running "
+                f"(state {self.state.root})"
+            )
+            self._summary(progress, upstream, nova)
+            return
+        progress.line(
+            f"starting deployment {self.settings.name!r}: db {self.settings.db}, "
+            f"{self.settings.computes} compute(s), state {self.state.root}"
+            + (" (resuming)" if self.exists else "")
+        )
+        down = {p.name for p in processes if not p.is_running()}
+        wanted_ports = {**upstream.ports(), **nova.ports()}
+        require_free({name: p for name, p in wanted_ports.items() if name in down})
+        self.state.create()
+        if not self.exists:
+            self.settings.save(self.state.settings_file)
+            self.exists = True
+        try:
+            with ThreadPoolExecutor(2, thread_name_prefix="deploy") as pool:
+                services = pool.submit(upstream.start)
+                resources = pool.submit(nova.prepare)
+                errors = [f.exception() for f in (services, resources)]
+            for error in errors:
+                if error is not None:
+                    raise error
+            nova.run_setup_commands()
+            nova.start_daemons()
+        except BaseException:
+            progress.line("start failed; stopping what was started (logs are kept)")
+            self.stop(quiet=True)
+            raise
+        progress.line(f"deployment {self.settings.name!r} is up")
+        self._summary(progress, upstream, nova)
+
+    def _summary(
+        self, progress: Progress, upstream: UpstreamServices, nova: NovaServices
+    ) -> None:
+        clouds = upstream.clouds()
+        lines = [
+            f"  identity   {upstream.auth_url}",
+            f"  placement  {upstream.placement.url}",
+            f"  image      {upstream.glance.url}",
+            f"  compute    {upstream.compute_url}",
+            f"  nova.conf  {nova.configs.api_conf} (cell1: {nova.configs.cell1_conf})",
+            f"  logs       {self.state.logs}",
+            f"  export OS_CLIENT_CONFIG_FILE={self.state.clouds_yaml}",
+            f"  openstack --os-cloud {clouds['admin'].name} catalog list   "
+            f"(also: {clouds['demo'].name}, {clouds['reader'].name})",
+        ]
+        if progress.out is not None:
+            progress.out.write("\n".join(lines) + "\n")
+            progress.out.flush()
+
+    def stop(self, quiet: bool = False) -> list[str]:
+        """Stop every process of the deployment (ours first, then upstream's).
+
+        Databases, vhosts and the state directory are kept for a later start.
+        """
+        progress = Progress(None if quiet else self.out)
+        stopped = []
+        for process in reversed(self.processes()):
+            pid = process.pid()
+            began = time.monotonic()
+            if process.stop():
+                stopped.append(process.name)
+                progress.line(
+                    f"stopped {process.name} (pid {pid}, "
+                    f"{time.monotonic() - began:.1f} s)"
+                )
+        if not stopped:
+            progress.line(f"nothing running in {self.state.root}")
+        return stopped
+
+    def status(self) -> list[ProcessStatus]:
+        return [process.status() for process in self.processes()]
+
+    def destroy(self) -> None:
+        """Stop, drop every database, delete the vhosts, remove the state dir."""
+        self.stop()
+        if not self.exists:
+            return
+        upstream, nova = self._parts(Progress(self.out))
+        nova.destroy_resources()
+        upstream.drop_databases()
+        shutil.rmtree(self.state.root)
+        self.exists = False
