@@ -8,7 +8,7 @@ MASK = "****"
 
 # A host entry of a transport URL that carries no credentials: a name or
 # bracketed IPv6 address with an optional numeric port.
-_BARE_HOST = re.compile(r"^(\[[^\]]*\]|[^:@\[\]]*)(:\d*)?$")
+_BARE_HOST = re.compile(r"^(\[[^\]/@]*\]|[^:@\[\]/,]*)(:\d*)?$")
 _PASSWORD_QUERY_PARAM = re.compile(r"(?i)((?:^|[?&;])password=)[^&;#]*")
 
 
@@ -40,15 +40,16 @@ def mask_url_password(url: str | None) -> str | None:
 def _host_entries(netloc: str) -> list[str]:
     """Split a host list on commas, re-joining a password that holds one.
 
-    oslo.messaging splits on every comma; a piece that is neither a bare host
-    nor carries credentials can only be the front of a password containing a
-    comma, so it is glued to the following piece rather than shown as is.
+    oslo.messaging splits on every comma; a piece that does not end in a bare
+    host (``host:port`` after any ``user:password@``) can only be the front
+    of a password containing a comma, so it is glued to the following piece
+    rather than shown as is.
     """
     entries: list[str] = []
     pending = ""
     for piece in netloc.split(","):
         entry = f"{pending},{piece}" if pending else piece
-        if "@" in entry or _BARE_HOST.match(entry):
+        if _BARE_HOST.match(entry.rsplit("@", 1)[-1]):
             entries.append(entry)
             pending = ""
         else:

@@ -23,6 +23,7 @@ import argparse  # noqa: E402
 import inspect  # noqa: E402
 import logging  # noqa: E402
 import sys  # noqa: E402
+import traceback  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 
 from oslo_config import cfg  # noqa: E402
@@ -159,7 +160,9 @@ def _run(function) -> int:
     try:
         result = function(**_action_kwargs(function))
     except Exception as exc:  # the command line reports; it never crashes
-        LOG.debug("%s failed", function.__name__, exc_info=True)
+        # Exceptions may quote SQL parameters, URLs among them.
+        trace = "".join(traceback.format_exception(exc))
+        LOG.debug("%s failed: %s", function.__name__, manage_common.mask_urls(trace))
         manage_common.error(_describe(exc))
         return UNEXPECTED_ERROR
     return 0 if result is None else int(result)
