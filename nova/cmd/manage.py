@@ -26,9 +26,11 @@ import sys  # noqa: E402
 import traceback  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 
+import sqlalchemy as sa  # noqa: E402
 from oslo_config import cfg  # noqa: E402
 
 import nova.conf  # noqa: E402
+from nova import config, exception, objects  # noqa: E402
 from nova.cmd import manage_common  # noqa: E402
 from nova.cmd.manage_cell_v2 import CellV2Commands  # noqa: E402
 from nova.cmd.manage_db import ApiDbCommands, DbCommands  # noqa: E402
@@ -56,14 +58,21 @@ def _summary(function: object) -> str | None:
     return doc.splitlines()[0] if doc else None
 
 
-def _add_argument(parser: argparse.ArgumentParser, flags, kwargs) -> None:
-    kwargs = dict(kwargs)
+def _parameter(flags, kwargs) -> str:
+    """The action's parameter an argument fills."""
     if flags[0].startswith("-"):
-        name = kwargs.pop("dest", flags[0].lstrip("-").replace("-", "_"))
-        parser.add_argument(*flags, dest=manage_common.DEST_PREFIX + name, **kwargs)
+        return kwargs.get("dest", flags[0].lstrip("-").replace("-", "_"))
+    return flags[0]
+
+
+def _add_argument(parser: argparse.ArgumentParser, flags, kwargs) -> None:
+    dest = manage_common.DEST_PREFIX + _parameter(flags, kwargs)
+    kwargs = {key: value for key, value in kwargs.items() if key != "dest"}
+    if flags[0].startswith("-"):
+        parser.add_argument(*flags, dest=dest, **kwargs)
     else:
         kwargs.setdefault("metavar", flags[0].upper())
-        parser.add_argument(manage_common.DEST_PREFIX + flags[0], **kwargs)
+        parser.add_argument(dest, **kwargs)
 
 
 def _add_command_parsers(subparsers) -> None:
@@ -98,20 +107,14 @@ category_opt = cfg.SubCommandOpt(
 
 
 def _action_kwargs(function) -> dict[str, object]:
-    kwargs = {}
-    for flags, declared in getattr(function, "manage_args", []):
-        if flags[0].startswith("-"):
-            name = declared.get("dest", flags[0].lstrip("-").replace("-", "_"))
-        else:
-            name = flags[0]
-        kwargs[name] = getattr(CONF.category, manage_common.DEST_PREFIX + name)
-    return kwargs
+    names = (_parameter(*declared) for declared in getattr(function, "manage_args", []))
+    return {
+        name: getattr(CONF.category, manage_common.DEST_PREFIX + name) for name in names
+    }
 
 
 def _load_configuration(argv: Sequence[str]) -> int | None:
     """Parse the command line and config files; an exit code if that failed."""
-    from nova import config
-
     try:
         CONF.register_cli_opt(category_opt)
     except cfg.ArgsAlreadyParsedError:
@@ -139,13 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         failed = _load_configuration(argv)
         if failed is not None:
             return failed
-        from nova import objects
-
         objects.register_all()
-        if CONF.category.name is None:
-            print(f"usage: {argv[0]} [options] <category> <action> [<args>]")
-            print(f"categories: {', '.join(sorted(_categories()))}")
-            return 2
         function = getattr(CONF.category, "action_fn", None)
         if function is None:
             CONF.category.category_parser.print_help()
@@ -170,10 +167,6 @@ def _run(function) -> int:
 
 def _describe(exc: Exception) -> str:
     """What went wrong, for the operator, without SQL or bound parameters."""
-    import sqlalchemy as sa
-
-    from nova import exception
-
     if isinstance(exc, exception.NovaException):
         return exc.format_message()
     if isinstance(exc, sa.exc.DBAPIError) and exc.orig is not None:

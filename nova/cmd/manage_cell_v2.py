@@ -65,16 +65,29 @@ def cell0_default_connection() -> str:
     )
 
 
-def _from_option_or_config(value, option, config_value, config_name):
-    """The command-line value, else the configured one (announced)."""
-    if value:
-        return value
-    if config_value:
+def _resolve_url(value, option, config_value, config_name, validate):
+    """The command-line URL, else the configured one (announced), validated.
+
+    None, after reporting why, when there is none or it is invalid.
+    """
+    if not value and config_value:
         print(
             f"{option} not provided on the command line, using the value of "
             f"{config_name} from the configuration file"
         )
-    return config_value
+    value = value or config_value
+    if not value:
+        error(
+            f"Must specify {option} if {config_name} is not set in the "
+            "configuration file"
+        )
+        return None
+    try:
+        validate(value)
+    except exception.Invalid as exc:
+        error(exc.format_message())
+        return None
+    return value
 
 
 def _cell_using(context, transport_url, database_connection, ignore_uuid=None):
@@ -102,20 +115,19 @@ class CellV2Commands:
         (or already done), 1 if the transport URL is missing or invalid or
         no compute host reports yet.
         """
-        transport_url = _from_option_or_config(
+        transport_url = _resolve_url(
             transport_url,
             "--transport-url",
             CONF.transport_url,
             "[DEFAULT] transport_url",
+            validate_transport_url,
         )
         if not transport_url:
-            error("Must specify --transport-url if [DEFAULT] transport_url is not set")
             return 1
         if not CONF.database.connection:
             error("[database] connection must name the cell's database")
             return 1
         try:
-            validate_transport_url(transport_url)
             validate_database_connection(CONF.database.connection)
         except exception.Invalid as exc:
             error(exc.format_message())
@@ -239,35 +251,23 @@ class CellV2Commands:
         Returns 0 on success, 1 if the transport URL or database connection
         is missing or invalid, 2 if another cell already uses either.
         """
-        transport_url = _from_option_or_config(
+        transport_url = _resolve_url(
             transport_url,
             "--transport-url",
             CONF.transport_url,
             "[DEFAULT] transport_url",
+            validate_transport_url,
         )
         if not transport_url:
-            error(
-                "Must specify --transport-url if [DEFAULT] transport_url is not "
-                "set in the configuration file"
-            )
             return 1
-        database_connection = _from_option_or_config(
+        database_connection = _resolve_url(
             database_connection,
             "--database_connection",
             CONF.database.connection,
             "[database] connection",
+            validate_database_connection,
         )
         if not database_connection:
-            error(
-                "Must specify --database_connection if [database] connection is "
-                "not set in the configuration file"
-            )
-            return 1
-        try:
-            validate_transport_url(transport_url)
-            validate_database_connection(database_connection)
-        except exception.Invalid as exc:
-            error(exc.format_message())
             return 1
         context = nova_context.get_admin_context()
         other = _cell_using(context, transport_url, database_connection)

@@ -133,3 +133,20 @@ class CellMappingList(base.ObjectListBase, base.NovaObject):
                 .order_by(models.CellMapping.id)
             ).all()
             return cls._from_db_rows(context, CellMapping, rows)
+
+
+class CellMappingHolder:
+    """Mixin for mappings whose ``cell_mapping`` field comes from a joined row."""
+
+    @classmethod
+    def _from_db_object(cls, context, obj, db_row, skip=()):
+        super()._from_db_object(context, obj, db_row, skip={"cell_mapping", *skip})
+        if "cell_mapping" not in skip:
+            row = db_row.cell_mapping
+            obj.cell_mapping = (
+                None
+                if row is None
+                else CellMapping._from_db_object(context, CellMapping(), row)
+            )
+            obj.obj_reset_changes(["cell_mapping"])
+        return obj

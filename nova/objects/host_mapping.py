@@ -13,7 +13,7 @@ from nova import exception
 from nova.db import engines
 from nova.db.api import models
 from nova.objects import base
-from nova.objects.cell_mapping import CellMapping, CellMappingList
+from nova.objects.cell_mapping import CellMapping, CellMappingHolder, CellMappingList
 from nova.objects.compute_node import ComputeNodeList
 from nova.objects.service import ServiceList
 
@@ -25,7 +25,7 @@ def _select_host_mappings() -> sa.Select:
 
 
 @base.NovaObjectRegistry.register
-class HostMapping(base.NovaTimestampObject, base.NovaObject):
+class HostMapping(CellMappingHolder, base.NovaTimestampObject, base.NovaObject):
     """A compute host (``services.host``) and the cell it is in."""
 
     # Version 1.0: Initial version
@@ -36,16 +36,6 @@ class HostMapping(base.NovaTimestampObject, base.NovaObject):
         "host": fields.StringField(),
         "cell_mapping": fields.ObjectField("CellMapping"),
     }
-
-    @classmethod
-    def _from_db_object(cls, context, obj, db_row, skip=()):
-        super()._from_db_object(context, obj, db_row, skip={"cell_mapping", *skip})
-        if "cell_mapping" not in skip:
-            obj.cell_mapping = CellMapping._from_db_object(
-                context, CellMapping(), db_row.cell_mapping
-            )
-            obj.obj_reset_changes(["cell_mapping"])
-        return obj
 
     @classmethod
     def get_by_host(cls, context, host: str) -> HostMapping:

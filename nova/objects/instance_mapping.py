@@ -10,7 +10,7 @@ from nova import exception
 from nova.db import engines
 from nova.db.api import models
 from nova.objects import base
-from nova.objects.cell_mapping import CellMapping
+from nova.objects.cell_mapping import CellMappingHolder
 
 # `nova-manage cell_v2 map_instances` remembers where a batched run stopped in
 # an instance_mappings row of this project (upstream's on-disk convention).
@@ -26,7 +26,7 @@ def _select_instance_mappings() -> sa.Select:
 
 
 @base.NovaObjectRegistry.register
-class InstanceMapping(base.NovaTimestampObject, base.NovaObject):
+class InstanceMapping(CellMappingHolder, base.NovaTimestampObject, base.NovaObject):
     """An instance and its cell; no cell yet while it is being scheduled."""
 
     # Version 1.0: Initial version
@@ -50,20 +50,6 @@ class InstanceMapping(base.NovaTimestampObject, base.NovaObject):
             primitive.pop("user_id", None)
         if version < (1, 1):
             primitive.pop("queued_for_delete", None)
-
-    @classmethod
-    def _from_db_object(cls, context, obj, db_row, skip=()):
-        super()._from_db_object(context, obj, db_row, skip={"cell_mapping", *skip})
-        if "cell_mapping" not in skip:
-            obj.cell_mapping = (
-                None
-                if db_row.cell_mapping is None
-                else CellMapping._from_db_object(
-                    context, CellMapping(), db_row.cell_mapping
-                )
-            )
-            obj.obj_reset_changes(["cell_mapping"])
-        return obj
 
     def _db_values(self) -> dict:
         values = {}
