@@ -157,3 +157,17 @@ def test_debug_log_file_never_shows_passwords(nova_manage: Manage, tmp_path):
     text = log_file.read_text()
     assert "list_cells failed" in text
     assert "db-secret" not in text and "mq-secret" not in text
+
+
+@sqlite_only
+def test_config_dir_is_read(nova_manage: Manage, tmp_path, capsys):
+    nova_manage.setup_cells()
+    conf_dir = tmp_path / "nova.conf.d"
+    conf_dir.mkdir()
+    (conf_dir / "10-api.conf").write_text(nova_manage.conf_path.read_text())
+    capsys.readouterr()
+    code = manage.main(
+        ["nova-manage", "--config-dir", str(conf_dir), "cell_v2", "list_cells"]
+    )
+    assert code == 0
+    assert "cell1" in capsys.readouterr().out
