@@ -125,3 +125,245 @@ class InstanceMappingExists(Conflict):
 
 class ObjectActionError(NovaException):
     msg_fmt = "Object action %(action)s failed because: %(reason)s"
+
+
+# Compute, scheduling and service runtime --------------------------------
+
+
+class InstanceInvalidState(Invalid):
+    msg_fmt = (
+        "Instance %(instance_uuid)s in %(attr)s %(state)s. Cannot %(method)s "
+        "while the instance is in this state."
+    )
+    code = 409
+
+
+class UnexpectedTaskStateError(InstanceInvalidState):
+    msg_fmt = (
+        "Conflict updating instance %(instance_uuid)s. Expected: %(expected)s. "
+        "Actual: %(actual)s"
+    )
+
+
+class UnexpectedDeletingTaskStateError(UnexpectedTaskStateError):
+    pass
+
+
+class UnexpectedVMStateError(InstanceInvalidState):
+    msg_fmt = (
+        "Conflict updating instance %(instance_uuid)s. Expected vm_state: "
+        "%(expected)s. Actual: %(actual)s"
+    )
+
+
+class InstanceExists(Conflict):
+    msg_fmt = "Instance %(name)s already exists."
+
+
+class BuildRequestNotFound(NotFound):
+    msg_fmt = "BuildRequest not found for instance %(uuid)s"
+
+
+class BuildRequestExists(Conflict):
+    msg_fmt = "A build request already exists for instance %(uuid)s"
+
+
+class RequestSpecNotFound(NotFound):
+    msg_fmt = "RequestSpec not found for instance %(instance_uuid)s"
+
+
+class InstanceActionNotFound(NotFound):
+    msg_fmt = (
+        "Action for request_id %(request_id)s on instance %(instance_uuid)s not found"
+    )
+
+
+class InstanceActionEventNotFound(NotFound):
+    msg_fmt = "Event %(event)s not found for action id %(action_id)s"
+
+
+class ComputeHostNotCreated(NotFound):
+    msg_fmt = "Compute host %(name)s needs to be created first before updating."
+
+
+class ServiceBinaryExists(Conflict):
+    msg_fmt = "Service with host %(host)s binary %(binary)s exists."
+
+
+class ServiceTopicExists(Conflict):
+    msg_fmt = "Service with host %(host)s topic %(topic)s exists."
+
+
+class TagNotFound(NotFound):
+    msg_fmt = "Instance %(instance_id)s has no tag '%(tag)s'"
+
+
+class NoValidHost(NovaException):
+    msg_fmt = "No valid host was found. %(reason)s"
+
+
+class MaxRetriesExceeded(NoValidHost):
+    msg_fmt = "Exceeded maximum number of retries. %(reason)s"
+
+
+class BuildAbortException(NovaException):
+    msg_fmt = "Build of instance %(instance_uuid)s aborted: %(reason)s"
+
+
+class RescheduledException(NovaException):
+    msg_fmt = "Build of instance %(instance_uuid)s was re-scheduled: %(reason)s"
+
+
+class InstanceNotRunning(Invalid):
+    msg_fmt = "Instance %(instance_id)s is not running."
+
+
+class ConsoleTypeUnavailable(Invalid):
+    msg_fmt = "Unavailable console type %(console_type)s."
+
+
+class ComputeServiceUnavailable(NovaException):
+    msg_fmt = "Compute service of %(host)s is unavailable at this time."
+    code = 503
+
+
+class ClassNotFound(NotFound):
+    msg_fmt = "Class %(class_name)s could not be found: %(exception)s"
+
+
+class DriverNotConfigured(NovaException):
+    msg_fmt = "No virt driver configured: set [DEFAULT] compute_driver (%(reason)s)"
+
+
+class InvalidRPCVersion(Invalid):
+    msg_fmt = "Invalid RPC version cap %(value)s for %(service)s: %(reason)s"
+
+
+# Compute API ---------------------------------------------------------------
+
+
+class InvalidAPIVersionString(Invalid):
+    msg_fmt = (
+        "API Version String %(version)s is of invalid format. Must be of "
+        "format MajorNum.MinorNum."
+    )
+
+
+class InvalidGlobalAPIVersion(NovaException):
+    msg_fmt = (
+        "Version %(req_ver)s is not supported by the API. Minimum is "
+        "%(min_ver)s and maximum is %(max_ver)s."
+    )
+    code = 406
+
+
+class VersionNotFoundForAPIMethod(NotFound):
+    msg_fmt = "API version %(version)s is not supported on this method."
+
+
+class ValidationError(Invalid):
+    msg_fmt = "%(detail)s"
+
+
+class MalformedRequestBody(Invalid):
+    msg_fmt = "Malformed message body: %(reason)s"
+
+
+class InvalidContentType(NovaException):
+    msg_fmt = "Invalid content type %(content_type)s."
+    code = 415
+
+
+class ProjectIdMismatch(Invalid):
+    msg_fmt = (
+        "Malformed request URL: URL's project_id '%(project_id)s' doesn't "
+        "match Context's project_id '%(context_project_id)s'"
+    )
+
+
+class NotAuthenticated(NovaException):
+    msg_fmt = "Authentication required"
+    code = 401
+
+
+class Forbidden(NovaException):
+    msg_fmt = "Forbidden"
+    code = 403
+
+
+class PolicyNotAuthorized(Forbidden):
+    msg_fmt = "Policy doesn't allow %(action)s to be performed."
+
+
+class MethodNotAllowed(NovaException):
+    msg_fmt = "The method %(method)s is not allowed for this resource."
+    code = 405
+
+
+class FlavorNotFound(NotFound):
+    msg_fmt = "Flavor %(flavor_id)s could not be found."
+
+
+class FlavorExists(Conflict):
+    msg_fmt = "Flavor with name %(name)s already exists."
+
+
+class FlavorIdExists(Conflict):
+    msg_fmt = "Flavor with ID %(flavor_id)s already exists."
+
+
+class InvalidFlavorRef(Invalid):
+    msg_fmt = "Invalid flavorRef provided."
+
+
+class FlavorDiskTooSmall(Invalid):
+    msg_fmt = "The created instance's disk would be too small."
+
+
+class FlavorMemoryTooSmall(Invalid):
+    msg_fmt = "Flavor's memory is too small for requested image."
+
+
+class ImageNotFound(NotFound):
+    msg_fmt = "Image %(image_id)s could not be found."
+
+
+class RequestedImageNotFound(Invalid):
+    msg_fmt = "Can not find requested image"
+
+
+class ImageNotActive(Invalid):
+    msg_fmt = "Image %(image_id)s is not active."
+
+
+class ImageServiceUnavailable(NovaException):
+    msg_fmt = "The image service is unavailable: %(reason)s"
+    code = 503
+
+
+class InvalidBDMFormat(Invalid):
+    msg_fmt = "Block Device Mapping is Invalid: %(details)s"
+
+
+class InvalidKeyName(Invalid):
+    msg_fmt = "Invalid key_name provided."
+
+
+class NetworkRequestsNotSupported(Invalid):
+    msg_fmt = (
+        "Requesting specific networks is not supported: this deployment has "
+        "no network service. Use networks 'none' or 'auto'."
+    )
+
+
+class InvalidFilter(Invalid):
+    msg_fmt = "Invalid %(name)s filter [%(value)s]"
+
+
+class InvalidInstanceStatus(Invalid):
+    msg_fmt = "Invalid status value"
+
+
+class CellTimeout(NovaException):
+    msg_fmt = "Timed out waiting for a response from cell %(cell_uuid)s"
+    code = 503

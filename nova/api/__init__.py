@@ -1,0 +1,1 @@
+"""The HTTP APIs of nova: the Compute API (``nova.api.openstack``)."""

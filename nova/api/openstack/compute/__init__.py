@@ -1,0 +1,1 @@
+"""The Compute API's resources: routes, handlers, schemas and views."""
