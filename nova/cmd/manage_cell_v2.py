@@ -7,6 +7,8 @@ were.
 
 from __future__ import annotations
 
+import pathlib
+
 import oslo_messaging
 import sqlalchemy as sa
 from oslo_utils import uuidutils
@@ -53,16 +55,22 @@ def validate_database_connection(url: str) -> None:
 
 
 def cell0_default_connection() -> str:
-    """cell0's URL: ``[database] connection`` with ``_cell0`` after the name."""
+    """cell0's URL: ``[database] connection`` with ``_cell0`` after the name.
+
+    A SQLite file keeps its extension: ``nova.sqlite`` gives
+    ``nova_cell0.sqlite``.
+    """
     url = sa.engine.make_url(CONF.database.connection)
     if not url.database:
         raise exception.InvalidDatabaseConnection(
             url=mask_url_password(CONF.database.connection),
             reason="no database name to derive cell0's from",
         )
-    return url.set(database=url.database + "_cell0").render_as_string(
-        hide_password=False
-    )
+    database = url.database + "_cell0"
+    if url.get_backend_name() == "sqlite":
+        path = pathlib.PurePath(url.database)
+        database = str(path.with_name(f"{path.stem}_cell0{path.suffix}"))
+    return url.set(database=database).render_as_string(hide_password=False)
 
 
 def _resolve_url(value, option, config_value, config_name, validate):

@@ -122,7 +122,8 @@ def test_invalid_database_connections(url):
         ("mysql+pymysql://nova:p%40ss@db/nova?charset=utf8",
          "mysql+pymysql://nova:p%40ss@db/nova_cell0?charset=utf8"),
         ("sqlite:////var/lib/nova/nova.sqlite",
-         "sqlite:////var/lib/nova/nova.sqlite_cell0"),
+         "sqlite:////var/lib/nova/nova_cell0.sqlite"),
+        ("sqlite:///state/nova", "sqlite:///state/nova_cell0"),
     ],
 )  # fmt: skip
 def test_cell0_connection_is_derived_from_database_connection(connection, cell0):
