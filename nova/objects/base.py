@@ -8,12 +8,21 @@ old and new services interoperate during a rolling upgrade.
 
 from __future__ import annotations
 
+import datetime
+import json
 from collections.abc import Iterable
 from typing import Any
 
+import netaddr
 import sqlalchemy as sa
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
+
+# Methods that run where the database is. In nova-compute, which has no
+# database, NovaObject.indirection_api is the conductor's RPC API and these
+# calls travel to the cell conductor instead. Class methods stack
+# ``@classmethod`` over ``@remotable``.
+remotable = ovo_base.remotable
 
 
 class NovaObjectRegistry(ovo_base.VersionedObjectRegistry):
@@ -54,11 +63,19 @@ class NovaObject(ovo_base.VersionedObject):
         """Fill ``obj`` from a database row whose columns share field names.
 
         Fields in ``skip`` (usually nested objects) are left to the caller.
+        A NULL in a column whose field is not nullable (rows older than the
+        code that fills it) gives the field's default, or leaves it unset.
         """
         skipped = set(skip)
-        for name in obj.fields:
-            if name not in skipped:
-                setattr(obj, name, getattr(db_row, name))
+        for name, field in obj.fields.items():
+            if name in skipped:
+                continue
+            value = getattr(db_row, name)
+            if value is None and not field.nullable:
+                if field.default is fields.UnspecifiedDefault:
+                    continue
+                value = field.default
+            setattr(obj, name, value)
         obj._context = context
         obj.obj_reset_changes()
         return obj
@@ -112,3 +129,48 @@ class NovaObjectSerializer(ovo_base.VersionedObjectSerializer):
     """Turns Nova objects into primitives and back for RPC."""
 
     OBJ_BASE_CLASS = NovaObject
+
+
+def utcnow() -> datetime.datetime:
+    """Now in UTC, naive, as DateTime columns store it."""
+    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+
+
+def db_value(value: Any) -> Any:
+    """An object field value as a column stores it.
+
+    Object datetimes are timezone-aware (UTC) while columns hold naive UTC;
+    IP addresses are stored as text.
+    """
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.UTC).replace(tzinfo=None)
+        return value
+    if isinstance(value, netaddr.IPAddress):
+        return str(value)
+    return value
+
+
+def db_values(obj: NovaObject, names: Iterable[str]) -> dict[str, Any]:
+    """Column values of the set fields among ``names``."""
+    return {name: db_value(getattr(obj, name)) for name in names if name in obj}
+
+
+def obj_to_json(obj: NovaObject | None) -> str | None:
+    """An object serialized into a text column (with its version)."""
+    if obj is None:
+        return None
+    return json.dumps(obj.obj_to_primitive(), default=str)
+
+
+def obj_from_json(context: Any, text: str | None) -> NovaObject | None:
+    """The object a text column holds, bound to ``context``."""
+    if not text:
+        return None
+    return NovaObject.obj_from_primitive(json.loads(text), context=context)
+
+
+class JsonField(fields.AutoTypedField):
+    """A field holding any JSON-compatible value (network info, limits)."""
+
+    AUTO_TYPE = fields.FieldType()

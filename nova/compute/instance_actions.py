@@ -1,0 +1,11 @@
+"""Names of the instance actions users see in ``os-instance-actions``."""
+
+CREATE = "create"
+DELETE = "delete"
+STOP = "stop"
+START = "start"
+REBOOT = "reboot"
+PAUSE = "pause"
+UNPAUSE = "unpause"
+SUSPEND = "suspend"
+RESUME = "resume"

@@ -1,0 +1,23 @@
+"""Transient states of an instance (``task_state``), as upstream names them.
+
+None means no task runs on the instance.
+"""
+
+# Building
+SCHEDULING = "scheduling"
+BLOCK_DEVICE_MAPPING = "block_device_mapping"
+NETWORKING = "networking"
+SPAWNING = "spawning"
+
+# Power and lifecycle
+POWERING_OFF = "powering-off"
+POWERING_ON = "powering-on"
+REBOOTING = "rebooting"
+REBOOTING_HARD = "rebooting_hard"
+PAUSING = "pausing"
+UNPAUSING = "unpausing"
+SUSPENDING = "suspending"
+RESUMING = "resuming"
+DELETING = "deleting"
+SOFT_DELETING = "soft-deleting"
+RESTORING = "restoring"

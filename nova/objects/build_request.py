@@ -1,0 +1,272 @@
+"""Build requests: servers the API accepted that no cell holds yet.
+
+Until the superconductor has scheduled an instance and created it in a
+cell, the instance exists only here, serialized, so that the API can list,
+show and delete it. Deleting the build request is how a user deletes such a
+server; the superconductor notices and drops the instance.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from oslo_versionedobjects import fields
+
+from nova import exception
+from nova.db import engines
+from nova.db.api import models
+from nova.objects import base
+from nova.objects.block_device import BlockDeviceMappingList
+from nova.objects.instance import Instance
+from nova.objects.tag import TagList
+
+_REGEX_FILTERS = {"name": "display_name", "display_name": "display_name"}
+_FILTER_ALIASES = {"tenant_id": "project_id", "image": "image_ref"}
+
+
+@base.NovaObjectRegistry.register
+class BuildRequest(base.NovaTimestampObject, base.NovaObject):
+    """An instance waiting for its cell, with its disks and tags."""
+
+    # Version 1.0: Initial version
+    VERSION = "1.0"
+
+    fields = {
+        "id": fields.IntegerField(),
+        "instance_uuid": fields.UUIDField(),
+        "project_id": fields.StringField(),
+        "instance": fields.ObjectField("Instance"),
+        "block_device_mappings": fields.ObjectField("BlockDeviceMappingList"),
+        "tags": fields.ObjectField("TagList"),
+    }
+
+    @classmethod
+    def _from_db_object(cls, context, obj, db_row, skip=()):
+        obj.id = db_row.id
+        obj.instance_uuid = db_row.instance_uuid
+        obj.project_id = db_row.project_id
+        obj.created_at = db_row.created_at
+        obj.updated_at = db_row.updated_at
+        obj.instance = base.obj_from_json(context, db_row.instance)
+        # The instance was never stored: it is as old as its request.
+        obj.instance.created_at = db_row.created_at
+        obj.instance.updated_at = db_row.updated_at
+        obj.instance.obj_reset_changes(["created_at", "updated_at"])
+        obj.block_device_mappings = base.obj_from_json(
+            context, db_row.block_device_mappings
+        ) or BlockDeviceMappingList(objects=[])
+        obj.tags = base.obj_from_json(context, db_row.tags) or TagList.from_names(
+            context, db_row.instance_uuid, []
+        )
+        obj._context = context
+        obj.obj_reset_changes()
+        return obj
+
+    @classmethod
+    def get_by_instance_uuid(cls, context, instance_uuid: str) -> BuildRequest:
+        with engines.transaction(context.api_db_connection) as session:
+            row = session.scalars(
+                sa.select(models.BuildRequest).where(
+                    models.BuildRequest.instance_uuid == instance_uuid
+                )
+            ).first()
+            if row is None:
+                raise exception.BuildRequestNotFound(uuid=instance_uuid)
+        return cls._from_db_object(context, cls(), row)
+
+    def _serialized(self) -> dict[str, Any]:
+        values = {}
+        if "instance" in self:
+            values["instance"] = base.obj_to_json(self.instance)
+        if "block_device_mappings" in self:
+            values["block_device_mappings"] = base.obj_to_json(
+                self.block_device_mappings
+            )
+        if "tags" in self:
+            values["tags"] = base.obj_to_json(self.tags)
+        return values
+
+    def create(self) -> None:
+        if self.obj_attr_is_set("id"):
+            raise exception.ObjectActionError(action="create", reason="already created")
+        if "instance_uuid" not in self:
+            self.instance_uuid = self.instance.uuid
+        if "project_id" not in self:
+            self.project_id = self.instance.project_id
+        try:
+            with engines.transaction(self._context.api_db_connection) as session:
+                row = models.BuildRequest(
+                    instance_uuid=self.instance_uuid,
+                    project_id=self.project_id,
+                    **self._serialized(),
+                )
+                session.add(row)
+                session.flush()
+        except sa.exc.IntegrityError as exc:
+            raise exception.BuildRequestExists(uuid=self.instance_uuid) from exc
+        self._from_db_object(self._context, self, row)
+
+    def save(self) -> None:
+        """Store the changed instance (the API updates a not-yet-built
+        server's name or metadata here)."""
+        with engines.transaction(self._context.api_db_connection) as session:
+            result = session.execute(
+                sa.update(models.BuildRequest)
+                .where(models.BuildRequest.instance_uuid == self.instance_uuid)
+                .values(updated_at=base.utcnow(), **self._serialized())
+            )
+            if result.rowcount != 1:
+                raise exception.BuildRequestNotFound(uuid=self.instance_uuid)
+        self.obj_reset_changes()
+
+    def destroy(self) -> None:
+        """Delete the build request.
+
+        :raises BuildRequestNotFound: someone else deleted it first — the
+            user deleting the server, or the superconductor creating it.
+        """
+        with engines.transaction(self._context.api_db_connection) as session:
+            result = session.execute(
+                sa.delete(models.BuildRequest).where(
+                    models.BuildRequest.instance_uuid == self.instance_uuid
+                )
+            )
+            if result.rowcount != 1:
+                raise exception.BuildRequestNotFound(uuid=self.instance_uuid)
+
+    def get_new_instance(self, context) -> Instance:
+        """A new, not yet created Instance with this request's values."""
+        instance = Instance(context)
+        for name in instance.fields:
+            if name not in ("id", "created_at", "updated_at") and name in self.instance:
+                setattr(instance, name, getattr(self.instance, name))
+        instance.tags = TagList.from_names(
+            context, self.instance_uuid, [tag.tag for tag in self.tags]
+        )
+        return instance
+
+
+def _matches(instance: Instance, filters: dict[str, Any]) -> bool:
+    for key, value in filters.items():
+        key = _FILTER_ALIASES.get(key, key)
+        if key in ("deleted", "cleaned", "soft_deleted"):
+            if value:
+                # Build requests are never deleted or cleaned.
+                return False
+            continue
+        if key in _REGEX_FILTERS:
+            actual = getattr(instance, _REGEX_FILTERS[key], None) or ""
+            if not re.search(str(value), actual):
+                return False
+        elif key in ("tags", "tags-any", "not-tags", "not-tags-any"):
+            if not _tags_match(instance, key, value):
+                return False
+        elif key == "changes-since":
+            if instance.created_at < value:
+                return False
+        elif key == "changes-before":
+            if instance.created_at > value:
+                return False
+        elif key in instance.fields:
+            actual = getattr(instance, key, None) if key in instance else None
+            allowed = value if isinstance(value, (list, tuple, set)) else [value]
+            if actual not in allowed:
+                return False
+    return True
+
+
+def _tags_match(instance: Instance, key: str, value: Any) -> bool:
+    wanted = set(value.split(",") if isinstance(value, str) else value)
+    have = {tag.tag for tag in instance.tags} if "tags" in instance else set()
+    if key == "tags":
+        return wanted <= have
+    if key == "tags-any":
+        return bool(wanted & have)
+    if key == "not-tags":
+        return not wanted <= have
+    return not wanted & have
+
+
+def _compare(a: Any, b: Any) -> int:
+    # None sorts before everything, as in the databases' ascending order.
+    if a == b:
+        return 0
+    if a is None:
+        return -1
+    if b is None:
+        return 1
+    return -1 if a < b else 1
+
+
+@base.NovaObjectRegistry.register
+class BuildRequestList(base.ObjectListBase, base.NovaObject):
+    # Version 1.0: Initial version
+    VERSION = "1.0"
+
+    fields = {"objects": fields.ListOfObjectsField("BuildRequest")}
+
+    @classmethod
+    def get_all(cls, context) -> BuildRequestList:
+        """Every build request an admin may see, or the project's own."""
+        stmt = sa.select(models.BuildRequest).order_by(models.BuildRequest.id)
+        if not context.is_admin:
+            stmt = stmt.where(models.BuildRequest.project_id == context.project_id)
+        with engines.transaction(context.api_db_connection) as session:
+            rows = session.scalars(stmt).all()
+        requests = [
+            BuildRequest._from_db_object(context, BuildRequest(), r) for r in rows
+        ]
+        result = cls(objects=requests)
+        result._context = context
+        return result
+
+    @classmethod
+    def get_by_filters(
+        cls,
+        context,
+        filters: dict[str, Any],
+        limit: int | None = None,
+        marker: str | None = None,
+        sort_keys: Sequence[str] | None = None,
+        sort_dirs: Sequence[str] | None = None,
+    ) -> BuildRequestList:
+        """Build requests whose instance matches the servers API filters of
+        InstanceList.get_by_filters, sorted and paged the same way.
+
+        :raises MarkerNotFound: no build request has the marker's uuid (the
+            caller then looks for it in the cells).
+        """
+        if limit == 0:
+            return cls(objects=[])
+        keys = list(sort_keys or ["created_at"])
+        dirs = list(sort_dirs or ["desc"] * len(keys))
+        dirs += [dirs[-1]] * (len(keys) - len(dirs))
+        requests = [
+            r for r in cls.get_all(context) if _matches(r.instance, dict(filters))
+        ]
+
+        def compare(a: BuildRequest, b: BuildRequest) -> int:
+            for key, direction in zip(keys, dirs, strict=False):
+                result = _compare(
+                    getattr(a.instance, key, None) if key in a.instance else None,
+                    getattr(b.instance, key, None) if key in b.instance else None,
+                )
+                if result:
+                    return -result if direction == "desc" else result
+            return 0
+
+        requests.sort(key=functools.cmp_to_key(compare))
+        if marker is not None:
+            uuids = [r.instance_uuid for r in requests]
+            if marker not in uuids:
+                raise exception.MarkerNotFound(marker=marker)
+            requests = requests[uuids.index(marker) + 1 :]
+        if limit is not None:
+            requests = requests[:limit]
+        result = cls(objects=requests)
+        result._context = context
+        return result

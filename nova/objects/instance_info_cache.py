@@ -1,0 +1,58 @@
+"""The network info of an instance, as last learned from the network service."""
+
+from __future__ import annotations
+
+import json
+
+import sqlalchemy as sa
+from oslo_versionedobjects import fields
+
+from nova import exception
+from nova.db import engines
+from nova.db.main import models
+from nova.objects import base
+
+
+@base.NovaObjectRegistry.register
+class InstanceInfoCache(base.NovaPersistentObject, base.NovaObject):
+    """``network_info``: the instance's VIFs (ports, addresses), a JSON list."""
+
+    # Version 1.0: Initial version
+    VERSION = "1.0"
+
+    fields = {
+        "instance_uuid": fields.UUIDField(),
+        "network_info": base.JsonField(nullable=True),
+    }
+
+    @classmethod
+    def _from_db_object(cls, context, obj, db_row, skip=()):
+        super()._from_db_object(context, obj, db_row, skip={"network_info"})
+        obj.network_info = json.loads(db_row.network_info or "[]")
+        obj.obj_reset_changes()
+        return obj
+
+    @classmethod
+    @base.remotable
+    def get_by_instance_uuid(cls, context, instance_uuid: str) -> InstanceInfoCache:
+        with engines.transaction(context.db_connection) as session:
+            row = session.scalars(
+                sa.select(models.InstanceInfoCache).where(
+                    models.InstanceInfoCache.instance_uuid == instance_uuid
+                )
+            ).first()
+            if row is None:
+                raise exception.InstanceNotFound(instance_id=instance_uuid)
+            return cls._from_db_object(context, cls(), row)
+
+    @base.remotable
+    def save(self) -> None:
+        if "network_info" not in self.obj_what_changed():
+            return
+        with engines.transaction(self._context.db_connection) as session:
+            session.execute(
+                sa.update(models.InstanceInfoCache)
+                .where(models.InstanceInfoCache.instance_uuid == self.instance_uuid)
+                .values(network_info=json.dumps(self.network_info or []))
+            )
+        self.obj_reset_changes()
