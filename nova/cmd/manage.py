@@ -12,28 +12,21 @@ documents another; there are no tracebacks (``--debug`` logs them).
 
 from __future__ import annotations
 
-import warnings
+import argparse
+import inspect
+import logging
+import sys
+import traceback
+from collections.abc import Sequence
 
-# oslo.messaging (imported by nova.conf) imports eventlet, which warns on
-# import that it is deprecated; nova never runs on eventlet and the warning
-# would otherwise precede every command's output.
-warnings.filterwarnings("ignore", message=r"\s*Eventlet is deprecated")
+import sqlalchemy as sa
+from oslo_config import cfg
 
-import argparse  # noqa: E402
-import inspect  # noqa: E402
-import logging  # noqa: E402
-import sys  # noqa: E402
-import traceback  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
-
-import sqlalchemy as sa  # noqa: E402
-from oslo_config import cfg  # noqa: E402
-
-import nova.conf  # noqa: E402
-from nova import config, exception, objects  # noqa: E402
-from nova.cmd import manage_common  # noqa: E402
-from nova.cmd.manage_cell_v2 import CellV2Commands  # noqa: E402
-from nova.cmd.manage_db import ApiDbCommands, DbCommands  # noqa: E402
+import nova.conf
+from nova import config, exception, objects
+from nova.cmd import manage_common
+from nova.cmd.manage_cell_v2 import CellV2Commands
+from nova.cmd.manage_db import ApiDbCommands, DbCommands
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
