@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import requests
 from keystoneauth1 import adapter, session
 from keystoneauth1.identity import v3
 
@@ -64,8 +65,10 @@ class IdentityAdmin:
             user_domain_name=DOMAIN,
             project_domain_name=DOMAIN,
         )
+        http = requests.Session()
+        http.trust_env = False  # loopback: ignore proxy settings
         self._api = adapter.Adapter(
-            session.Session(auth=auth, timeout=timeout),
+            session.Session(auth=auth, session=http, timeout=timeout),
             endpoint_override=auth_url,
             connect_retries=3,
         )

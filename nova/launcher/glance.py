@@ -89,6 +89,7 @@ class Glance:
     database_url: str
     service_user: ServiceUser
     threads: int = 1
+    exit_with_pid: int | None = None
     name: str = "glance"
 
     @property
@@ -149,6 +150,7 @@ class Glance:
             access_log=self.state.logs / f"{self.name}.access.log",
             environ={"OS_GLANCE_CONFIG_DIR": str(self.directory)},
             threads=self.threads,
+            exit_with_pid=self.exit_with_pid,
             timeout=300,
         )
 

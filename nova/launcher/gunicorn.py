@@ -21,6 +21,32 @@ from nova.launcher.process import ProcessSpec
 
 CONFIG_NAME = "gunicorn.conf.py"
 
+# A server hook: a thread in the master that sends the master SIGTERM (a
+# graceful stop) once process {pid} has disappeared. Workers are forked
+# later and do not inherit the thread.
+_WATCHDOG = """
+EXIT_WITH_PID = {pid}
+
+
+def on_starting(server):
+    import signal
+    import threading
+    import time
+
+    def watch():
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(EXIT_WITH_PID, 0)
+            except ProcessLookupError:
+                os.kill(os.getpid(), signal.SIGTERM)
+                return
+            except PermissionError:
+                pass
+
+    threading.Thread(target=watch, name="exit-with-pid", daemon=True).start()
+"""
+
 
 @dataclass(frozen=True)
 class GunicornApp:
@@ -30,6 +56,11 @@ class GunicornApp:
     imported), e.g. ``OS_KEYSTONE_CONFIG_DIR``. With ``threads`` above one
     gunicorn uses its gthread worker; SQLite-backed services that take
     concurrent writes need ``threads = 1`` ("database is locked" otherwise).
+
+    ``exit_with_pid`` ties the server's life to another process (a test
+    run): the master stops itself once that pid is gone, so even a killed
+    test run leaves no server behind. Without it the server runs until
+    stopped, as a deployment should.
     """
 
     name: str
@@ -43,6 +74,7 @@ class GunicornApp:
     threads: int = 1
     timeout: int = 120
     graceful_timeout: int = 5
+    exit_with_pid: int | None = None
 
     @property
     def config_path(self) -> Path:
@@ -78,6 +110,9 @@ class GunicornApp:
             "control_socket_disable = True",
             "",
         ]
+        if self.exit_with_pid is not None:
+            lines += _WATCHDOG.format(pid=self.exit_with_pid).splitlines()
+            lines.append("")
         return "\n".join(lines)
 
     def write(self) -> Path:

@@ -46,6 +46,7 @@ class Keystone:
     admin_password: str
     region: str = "RegionOne"
     threads: int = 1
+    exit_with_pid: int | None = None
     name: str = "keystone"
 
     @property
@@ -93,6 +94,7 @@ class Keystone:
             access_log=self.state.logs / f"{self.name}.access.log",
             environ={"OS_KEYSTONE_CONFIG_DIR": str(self.directory)},
             threads=self.threads,
+            exit_with_pid=self.exit_with_pid,
         )
 
     def write_files(self) -> None:

@@ -33,6 +33,7 @@ class Placement:
     database_url: str
     service_user: ServiceUser
     threads: int = 1
+    exit_with_pid: int | None = None
     name: str = "placement"
 
     @property
@@ -71,6 +72,7 @@ class Placement:
             access_log=self.state.logs / f"{self.name}.access.log",
             environ={"OS_PLACEMENT_CONFIG_DIR": str(self.directory)},
             threads=self.threads,
+            exit_with_pid=self.exit_with_pid,
         )
 
     def write_files(self) -> None:

@@ -8,6 +8,9 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Protocol
 
+# The probed services are on loopback: never go through an HTTP proxy.
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
 
 class ReadinessProbe(Protocol):
     """Something that answers "is the process ready yet?" without blocking long."""
@@ -40,7 +43,7 @@ class HttpProbe:
             self.url, headers={"Accept": "application/json"}
         )
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with _OPENER.open(request, timeout=self.timeout) as response:
                 return response.status < 500
         except urllib.error.HTTPError as exc:
             return exc.code < 500

@@ -140,6 +140,7 @@ class SupervisedProcess:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ)
         env.update(self.spec.env)
+        _exempt_loopback_from_proxies(env)
         with self.log_path.open("ab") as log:
             stamp = time.strftime("%Y-%m-%d %H:%M:%S")
             log.write(
@@ -250,3 +251,17 @@ class SupervisedProcess:
         """Collect our own child's exit status so it does not stay a zombie."""
         if self._popen is not None:
             self._popen.poll()
+
+
+def _exempt_loopback_from_proxies(env: dict[str, str]) -> None:
+    """Make loopback bypass any HTTP proxy the caller's environment sets.
+
+    Supervised services talk to each other on 127.0.0.1 (token validation,
+    catalog look-ups); a developer's ``http_proxy`` must not capture that.
+    """
+    for key in ("no_proxy", "NO_PROXY"):
+        entries = [e for e in env.get(key, "").split(",") if e.strip()]
+        for host in ("127.0.0.1", "localhost"):
+            if host not in entries:
+                entries.append(host)
+        env[key] = ",".join(entries)

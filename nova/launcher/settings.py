@@ -80,6 +80,9 @@ class DeploymentSettings:
             self.db_url = DEFAULT_SERVER_URLS[self.db]
         if self.computes < 0:
             raise ValueError("computes must be zero or more")
+        for service, port in dataclasses.asdict(self.ports).items():
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} for {service} is out of range")
         for user in SERVICE_USERS:
             self.service_passwords.setdefault(user, secrets.token_urlsafe(18))
 

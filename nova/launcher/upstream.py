@@ -39,7 +39,9 @@ class UpstreamServices:
     the state directory, running processes are left alone, missing ones are
     started. Databases live on the server named by the settings, or in
     SQLite files (then every service runs single-threaded: SQLite rejects
-    concurrent writers).
+    concurrent writers). ``exit_with_pid`` makes the servers stop by
+    themselves when that process ends (for test runs; see
+    :class:`~nova.launcher.gunicorn.GunicornApp`).
     """
 
     def __init__(
@@ -47,6 +49,7 @@ class UpstreamServices:
         state: StateDir,
         settings: DeploymentSettings,
         progress: Progress | None = None,
+        exit_with_pid: int | None = None,
     ) -> None:
         self.state = state
         self.settings = settings
@@ -62,6 +65,7 @@ class UpstreamServices:
             admin_password=settings.admin_password,
             region=settings.region,
             threads=threads,
+            exit_with_pid=exit_with_pid,
         )
         self.placement = Placement(
             state=state,
@@ -69,6 +73,7 @@ class UpstreamServices:
             database_url=self.databases.url(self.database_name("placement")),
             service_user=self.service_user("placement"),
             threads=threads,
+            exit_with_pid=exit_with_pid,
         )
         self.glance = Glance(
             state=state,
@@ -76,6 +81,7 @@ class UpstreamServices:
             database_url=self.databases.url(self.database_name("glance")),
             service_user=self.service_user("glance"),
             threads=threads,
+            exit_with_pid=exit_with_pid,
         )
 
     # -- names, users, URLs ---------------------------------------------------

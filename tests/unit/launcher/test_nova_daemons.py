@@ -1,0 +1,162 @@
+"""How our daemons plug in: declared specs become processes with the right
+configuration files, started by role group and stopped in reverse."""
+
+import json
+import os
+import stat
+import sys
+
+import pytest
+
+from nova.launcher import daemons as declared
+from nova.launcher import proc
+from nova.launcher.daemons import (
+    ConfigRole,
+    NovaDaemon,
+    NovaSetupCommand,
+    NovaUrls,
+)
+from nova.launcher.nova_services import NovaServices
+from nova.launcher.probes import AliveProbe, HttpProbe
+from nova.launcher.settings import DeploymentSettings
+from nova.launcher.state import StateDir
+from nova.launcher.upstream import UpstreamServices
+
+FAKE_DAEMON = """#!{python}
+import json, os, sys, time
+record = os.path.join(os.path.dirname(__file__), "started.jsonl")
+with open(record, "a") as handle:
+    handle.write(json.dumps(sys.argv[1:]) + "\\n")
+time.sleep(60)
+"""
+
+
+class FakeVhosts:
+    def __init__(self):
+        self.vhosts: dict[str, str] = {}
+
+    def ensure(self, vhost, user="guest"):
+        self.vhosts[vhost] = user
+
+    def delete(self, vhost):
+        self.vhosts.pop(vhost, None)
+
+    def list(self):
+        return list(self.vhosts)
+
+
+@pytest.fixture
+def fake_daemon(tmp_path):
+    script = tmp_path / "bin" / "fake-daemon"
+    script.parent.mkdir()
+    script.write_text(FAKE_DAEMON.format(python=sys.executable))
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+def _nova(tmp_path, daemons=(), commands=(), computes=2):
+    state = StateDir(tmp_path / "state")
+    state.create()
+    settings = DeploymentSettings(name="unit", db="sqlite", computes=computes)
+    upstream = UpstreamServices(state, settings)
+    return NovaServices(
+        state,
+        settings,
+        upstream,
+        daemons=daemons,
+        setup_commands=commands,
+        vhosts=FakeVhosts(),
+    )
+
+
+def test_nothing_is_declared_until_the_daemons_exist():
+    assert declared.NOVA_DAEMONS == ()
+    assert declared.NOVA_SETUP_COMMANDS == ()
+
+
+def test_specs_expand_computes_and_pick_config_files(tmp_path):
+    nova = _nova(
+        tmp_path,
+        daemons=(
+            NovaDaemon("nova-api", "nova-api", ConfigRole.API, port="nova_api"),
+            NovaDaemon("nova-cell1-conductor", "nova-conductor", ConfigRole.CELL),
+            NovaDaemon("nova-compute", "nova-compute", ConfigRole.COMPUTE),
+        ),
+    )
+    specs = {spec.name: spec for _, spec in nova.specs()}
+    assert list(specs) == [
+        "nova-api",
+        "nova-cell1-conductor",
+        "nova-compute-1",
+        "nova-compute-2",
+    ]
+    configs = nova.configs
+
+    def config_files(name):
+        argv = specs[name].argv
+        return [argv[i + 1] for i, arg in enumerate(argv) if arg == "--config-file"]
+
+    assert config_files("nova-api") == [str(configs.api_conf)]
+    assert config_files("nova-cell1-conductor") == [str(configs.cell1_conf)]
+    assert config_files("nova-compute-2") == [
+        str(configs.cell1_conf),
+        str(configs.compute_conf(2)),
+    ]
+    api_argv = specs["nova-api"].argv
+    assert api_argv[api_argv.index("--log-file") + 1].endswith("logs/nova-api.log")
+    assert nova.ports() == {"nova-api": 8774}
+
+
+def test_probe_factories_get_the_deployment_urls(tmp_path):
+    def probe(urls: NovaUrls):
+        return HttpProbe(urls.compute_root)
+
+    nova = _nova(
+        tmp_path, daemons=(NovaDaemon("nova-api", "x", ConfigRole.API, probe),)
+    )
+    ((_, spec),) = nova.specs()
+    assert spec.probe.url == "http://127.0.0.1:8774/"
+
+
+def test_setup_command_arguments_are_filled_in(tmp_path):
+    command = NovaSetupCommand(
+        "create-cell1",
+        "nova-manage",
+        ConfigRole.API,
+        ("cell_v2", "create_cell", "--transport-url", "{cell1_transport_url}"),
+    )
+    nova = _nova(tmp_path, commands=(command,))
+    argv = nova.setup_argv(command)
+    assert argv[1:3] == ("--config-file", str(nova.configs.api_conf))
+    assert argv[-1] == "rabbit://guest:guest@127.0.0.1:5672/%2Fnova-unit-cell1"
+
+
+def test_declared_daemons_start_and_stop(tmp_path, fake_daemon):
+    def quick(_urls):
+        return AliveProbe(0.3)
+
+    nova = _nova(
+        tmp_path,
+        daemons=(
+            NovaDaemon("fake-api", str(fake_daemon), ConfigRole.API, quick),
+            NovaDaemon("fake-compute", str(fake_daemon), ConfigRole.COMPUTE, quick),
+        ),
+    )
+    nova.prepare()
+    assert set(nova.vhosts.list()) == {"/nova-unit", "/nova-unit-cell1"}
+    try:
+        nova.start_daemons()
+        statuses = {p.name: p.pid() for p in nova.processes()}
+        assert set(statuses) == {"fake-api", "fake-compute-1", "fake-compute-2"}
+        assert all(pid is not None for pid in statuses.values())
+    finally:
+        stopped = nova.stop()
+    assert stopped == ["fake-compute-2", "fake-compute-1", "fake-api"]
+    assert all(proc.group_members(pid) == [] for pid in statuses.values())
+    started = [
+        json.loads(line)
+        for line in (fake_daemon.parent / "started.jsonl").read_text().splitlines()
+    ]
+    assert len(started) == 3
+    assert all("--log-file" in argv for argv in started)
+    assert os.path.exists(nova.configs.compute_conf(2))
