@@ -2,20 +2,23 @@
 
 ``nova-local-cloud start`` brings up, on loopback, the unmodified Keystone,
 Placement and Glance from PyPI under gunicorn, creates the databases and
-RabbitMQ vhosts our services use, registers the service catalog and writes a
-``clouds.yaml``; ``nova-local-cloud stop`` ends every process it started.
+RabbitMQ vhosts our services use, writes their ``nova.conf`` files, registers
+the service catalog and writes a ``clouds.yaml``; ``nova-local-cloud stop``
+ends every process it started.
 
 Layers, bottom up:
 
-* :mod:`.process`, :mod:`.probes`, :mod:`.commands` — supervised child
-  processes and one-shot setup commands;
-* :mod:`.keystone`, :mod:`.placement`, :mod:`.glance` — one upstream service
-  each (configuration, schema setup, gunicorn process);
+* :mod:`.process` (with :mod:`.proc`, :mod:`.probes`) — supervised child
+  processes: own session, log, pidfile, readiness, stop;
+  :mod:`.commands` and :mod:`.forkrun` — one-shot set-up commands;
+* :mod:`.gunicorn`, :mod:`.keystone`, :mod:`.placement`, :mod:`.glance` —
+  one upstream service each (configuration, schema set-up, process);
 * :mod:`.upstream` — those three plus the catalog (:mod:`.catalog`) and
   client configuration (:mod:`.clouds`): what the all-in-one and the test
   fixtures reuse;
-* :mod:`.deployment` — the upstream services plus our databases
-  (:mod:`.databases`), vhosts (:mod:`.rabbitmq`), ``nova.conf`` files
-  (:mod:`.nova_config`) and our daemons (:mod:`.daemons`);
-* :mod:`.cli` — the console entry point.
+* :mod:`.nova_services` — our databases (:mod:`.databases`), vhosts
+  (:mod:`.rabbitmq`), ``nova.conf`` files (:mod:`.nova_config`) and the
+  daemons declared in :mod:`.daemons`;
+* :mod:`.deployment` — all of it in one state directory (:mod:`.state`,
+  :mod:`.settings`); :mod:`.cli` — the console entry point.
 """
