@@ -1,4 +1,5 @@
 pytest_plugins = [
     "tests.fixtures.databases",
     "tests.fixtures.placement",
+    "tests.fixtures.openstack_services",
 ]
