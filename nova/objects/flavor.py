@@ -132,11 +132,22 @@ class Flavor(base.NovaPersistentObject, base.NovaObject):
 
     @classmethod
     def get_by_flavor_id(cls, context, flavorid: str) -> Flavor:
-        """The flavor whose public id is ``flavorid``."""
+        """The flavor whose public id is ``flavorid``.
+
+        A private flavor exists for admins and for the projects it was
+        shared with; for anyone else it is not found.
+        """
+        criterion = models.Flavors.flavorid == str(flavorid)
+        if not context.is_admin:
+            criterion = sa.and_(
+                criterion,
+                sa.or_(
+                    models.Flavors.is_public.is_(True),
+                    models.Flavors.projects.any(project_id=context.project_id),
+                ),
+            )
         return cls._get(
-            context,
-            models.Flavors.flavorid == str(flavorid),
-            exception.FlavorNotFound(flavor_id=flavorid),
+            context, criterion, exception.FlavorNotFound(flavor_id=flavorid)
         )
 
     @classmethod

@@ -1,0 +1,84 @@
+"""Helpers the compute API handlers share."""
+
+from __future__ import annotations
+
+import nova.conf
+from nova.api.openstack.request import Request
+from nova.compute import vm_states
+
+CONF = nova.conf.CONF
+
+
+def limit_and_marker(req: Request) -> tuple[int, str | None]:
+    """The page size (capped at ``[api] max_limit``) and the marker.
+
+    Both are validated by the query schemas before this is called.
+    """
+    limit = CONF.api.max_limit
+    if "limit" in req.GET:
+        limit = min(int(req.GET["limit"]), limit)
+    return limit, req.GET.get("marker")
+
+
+# -- server status ------------------------------------------------------------
+
+# The status a server shows for its (vm_state, task_state), as upstream maps
+# them: the vm_state's "default" unless the task in progress has its own.
+# Task states of operations nova does not implement yet are named here as
+# the strings upstream uses, so statuses stay right once they arrive.
+_REBOOT_TASKS = ("rebooting", "reboot_pending", "reboot_started")
+_HARD_REBOOT_TASKS = ("rebooting_hard", "reboot_pending_hard", "reboot_started_hard")
+_REBUILD_TASKS = ("rebuilding", "rebuild_block_device_mapping", "rebuild_spawning")
+_RESIZE_TASKS = ("resize_prep", "resize_migrating", "resize_migrated", "resize_finish")
+
+_STATE_MAP: dict[str, dict[str | None, str]] = {
+    vm_states.ACTIVE: {
+        "default": "ACTIVE",
+        **dict.fromkeys(_REBOOT_TASKS, "REBOOT"),
+        **dict.fromkeys(_HARD_REBOOT_TASKS, "HARD_REBOOT"),
+        "updating_password": "PASSWORD",
+        **dict.fromkeys(_REBUILD_TASKS, "REBUILD"),
+        "migrating": "MIGRATING",
+        **dict.fromkeys(_RESIZE_TASKS, "RESIZE"),
+    },
+    vm_states.BUILDING: {"default": "BUILD"},
+    vm_states.STOPPED: {
+        "default": "SHUTOFF",
+        **dict.fromkeys(_RESIZE_TASKS, "RESIZE"),
+        **dict.fromkeys(_REBUILD_TASKS, "REBUILD"),
+    },
+    vm_states.RESIZED: {
+        "default": "VERIFY_RESIZE",
+        "resize_reverting": "REVERT_RESIZE",
+    },
+    vm_states.PAUSED: {"default": "PAUSED", "migrating": "MIGRATING"},
+    vm_states.SUSPENDED: {"default": "SUSPENDED"},
+    vm_states.RESCUED: {"default": "RESCUE"},
+    vm_states.ERROR: {"default": "ERROR", **dict.fromkeys(_REBUILD_TASKS, "REBUILD")},
+    vm_states.DELETED: {"default": "DELETED"},
+    vm_states.SOFT_DELETED: {"default": "SOFT_DELETED"},
+    vm_states.SHELVED: {"default": "SHELVED"},
+    vm_states.SHELVED_OFFLOADED: {"default": "SHELVED_OFFLOADED"},
+}
+
+
+def status_from_state(vm_state: str | None, task_state: str | None = None) -> str:
+    """The API status of a server (``UNKNOWN`` for a state nova never sets)."""
+    task_map = _STATE_MAP.get(vm_state, {"default": "UNKNOWN"})
+    return task_map.get(task_state, task_map["default"])
+
+
+def states_from_status(statuses: list[str]) -> tuple[list[str], list[str | None]]:
+    """The vm_states and task_states whose servers show one of ``statuses``.
+
+    The task states list holds "default" when a status is the vm_state's
+    default one, meaning "whatever the task".
+    """
+    wanted = {status.strip().upper() for status in statuses}
+    vm_state_set, task_state_set = set(), set()
+    for vm_state, task_map in _STATE_MAP.items():
+        for task_state, status in task_map.items():
+            if status in wanted:
+                vm_state_set.add(vm_state)
+                task_state_set.add(task_state)
+    return sorted(vm_state_set), sorted(task_state_set, key=str)

@@ -1,0 +1,1 @@
+"""Response bodies: how each resource looks at each microversion."""

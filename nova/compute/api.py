@@ -1,0 +1,767 @@
+"""The compute API: what nova-api does with servers, below HTTP.
+
+Creating a server validates the request against the flavor and image,
+writes for each instance a build request, a request spec and an instance
+mapping (no cell yet) into the API database in one transaction, and hands
+them to the superconductor, which schedules and creates them in a cell.
+Until then a server exists only as its build request, and reads, updates
+and deletes act on that.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import string
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from oslo_utils import uuidutils
+
+import nova.conf
+from nova import context as nova_context
+from nova import exception, objects, policy
+from nova.compute import instance_list, power_state, task_states, vm_states
+from nova.db import engines
+from nova.db.api import models as api_models
+from nova.image import api as image_api
+from nova.objects import base as obj_base
+from nova.objects import flavor as flavor_obj  # noqa: F401  (registers Flavor)
+from nova.policies import servers as server_policies
+
+CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
+
+# Names of the servers of one multi-create request, as upstream names them.
+MULTI_INSTANCE_NAME_TEMPLATE = "%(name)s-%(count)d"
+# Sysmeta values live in a 255-character column.
+SYSTEM_METADATA_MAX_LENGTH = 255
+
+_GiB = 1024**3
+
+
+@dataclass
+class CreateRequest:
+    """A validated ``POST /servers`` body, in compute terms."""
+
+    name: str
+    flavor_ref: str
+    image_ref: str | None
+    min_count: int = 1
+    max_count: int = 1
+    description: str | None = None
+    metadata: dict[str, str] = field(default_factory=dict)
+    user_data: str | None = None
+    key_name: str | None = None
+    availability_zone: str | None = None
+    tags: list[str] = field(default_factory=list)
+    block_device_mapping_v2: list[dict] = field(default_factory=list)
+    legacy_block_device_mapping: list[dict] = field(default_factory=list)
+    # "none", "auto" or a list of requested networks.
+    networks: str | list[dict] | None = None
+    admin_password: str | None = None
+    config_drive: bool = False
+    access_ip_v4: str | None = None
+    access_ip_v6: str | None = None
+    auto_disk_config: bool = False
+    scheduler_hints: dict[str, Any] = field(default_factory=dict)
+    security_groups: list[str] = field(default_factory=list)
+    hostname: str | None = None
+    requested_host: str | None = None
+    requested_hypervisor_hostname: str | None = None
+
+
+def generate_password(length: int | None = None) -> str:
+    """A random admin password of ``[DEFAULT] password_length`` characters."""
+    alphabet = string.ascii_letters + string.digits
+    length = CONF.password_length if length is None else length
+    return "".join(secrets.choice(alphabet) for _ in range(length))
+
+
+def _reservation_id() -> str:
+    alphabet = string.ascii_lowercase + string.digits
+    return "r-" + "".join(secrets.choice(alphabet) for _ in range(8))
+
+
+def sanitize_hostname(name: str, default_name: str | None = None) -> str:
+    """A DNS label from a server name: lower case, ``-`` for blanks, dots and
+    underscores, nothing but word characters, at most 63 characters."""
+    # Characters beyond Latin-1 have no sensible transliteration here.
+    hostname = name.encode("latin-1", "ignore").decode("latin-1")[:63]
+    hostname = re.sub(r"[ _.]", "-", hostname)
+    hostname = re.sub(r"[^\w.-]+", "", hostname).lower().strip(".-")
+    if not hostname and default_name is not None:
+        return default_name[:63]
+    return hostname
+
+
+def image_system_metadata(image: dict[str, Any] | None) -> dict[str, str]:
+    """What an instance remembers of its image: ``image_<property>`` keys."""
+    if not image:
+        return {}
+    values: dict[str, Any] = {
+        "base_image_ref": image.get("id"),
+        "min_ram": image.get("min_ram"),
+        "min_disk": image.get("min_disk"),
+        "disk_format": image.get("disk_format"),
+        "container_format": image.get("container_format"),
+    }
+    for key, value in (image.get("properties") or {}).items():
+        if key not in CONF.non_inheritable_image_properties:
+            values[key] = value
+    return {
+        f"image_{key}": str(value)[:SYSTEM_METADATA_MAX_LENGTH]
+        for key, value in values.items()
+        if value is not None
+    }
+
+
+def _target(instance) -> dict[str, Any]:
+    return {"project_id": instance.project_id, "user_id": instance.user_id}
+
+
+class API:
+    """Server operations, each authorized by the caller of the HTTP API."""
+
+    def __init__(self, image: image_api.ImageAPI | None = None) -> None:
+        self.image_api = image or image_api.get_image_api()
+
+    # -- collaborators over RPC, imported when first needed -----------------
+
+    @staticmethod
+    def _compute_task_api():
+        from nova.conductor import api as conductor_api
+
+        return conductor_api.ComputeTaskAPI()
+
+    @staticmethod
+    def _compute_rpcapi():
+        from nova.compute import rpcapi as compute_rpcapi
+
+        return compute_rpcapi.ComputeAPI()
+
+    # -- availability zones ----------------------------------------------
+
+    def compute_services(self, context) -> list[tuple[Any, Any]]:
+        """(cell mapping, service) of every nova-compute in every cell,
+        with its availability zone set."""
+        results = instance_list.scatter_gather_all_cells(
+            context,
+            lambda cctxt: objects.ServiceList.get_all(cctxt, set_zones=True),
+        )
+        services = []
+        for cell, result in results:
+            if isinstance(result, BaseException):
+                LOG.warning("Cell %s did not list its services: %s", cell.uuid, result)
+                continue
+            services.extend((cell, s) for s in result if s.binary == "nova-compute")
+        return services
+
+    def available_zones(self, context) -> set[str]:
+        """Zones with at least one enabled compute service."""
+        return {
+            service.availability_zone
+            for _, service in self.compute_services(context)
+            if not service.disabled and service.availability_zone
+        }
+
+    @staticmethod
+    def default_availability_zone() -> str:
+        return CONF.default_availability_zone
+
+    @staticmethod
+    def host_zones(context) -> dict[str, str]:
+        """host -> availability zone, for hosts in zoned aggregates."""
+        # The aggregate query is the service object's; hosts outside every
+        # zoned aggregate are in the default zone.
+        from nova.objects.service import _compute_host_zones
+
+        return _compute_host_zones(context)
+
+    @staticmethod
+    def service_is_up(service) -> bool:
+        from nova import servicegroup
+
+        return servicegroup.service_is_up(service)
+
+    def compute_services_by_host(self, context, instances) -> dict[str, Any]:
+        """host -> nova-compute service, for the hosts of ``instances``."""
+        hosts = {i.host for i in instances if "host" in i and i.host}
+        if not hosts:
+            return {}
+        return {
+            service.host: service
+            for _, service in self.compute_services(context)
+            if service.host in hosts
+        }
+
+    @staticmethod
+    def request_specs(context, instance_uuids: Sequence[str]) -> dict[str, Any]:
+        """instance uuid -> its request spec, in one query."""
+        if not instance_uuids:
+            return {}
+        model = api_models.RequestSpec
+        with engines.transaction(context.api_db_connection) as session:
+            rows = session.scalars(
+                sa.select(model).where(model.instance_uuid.in_(list(instance_uuids)))
+            ).all()
+        return {
+            row.instance_uuid: objects.RequestSpec._from_db_object(
+                context, objects.RequestSpec(), row
+            )
+            for row in rows
+        }
+
+    # -- create -------------------------------------------------------------
+
+    def _get_flavor(self, context, flavor_ref: str):
+        # flavorRef may also be a URL ending in the flavor id.
+        flavor_id = str(flavor_ref).rstrip("/").rsplit("/", 1)[-1]
+        try:
+            return objects.Flavor.get_by_flavor_id(context, flavor_id)
+        except exception.FlavorNotFound as exc:
+            raise exception.InvalidFlavorRef() from exc
+
+    def _get_image(self, context, image_id: str) -> dict[str, Any]:
+        try:
+            image = self.image_api.show(context, image_id)
+        except exception.ImageNotFound as exc:
+            raise exception.RequestedImageNotFound() from exc
+        if image.get("status") != "active":
+            raise exception.ImageNotActive(image_id=image_id)
+        return image
+
+    @staticmethod
+    def _check_flavor_fits_image(context, flavor, image: dict[str, Any]) -> None:
+        if image.get("min_ram", 0) > flavor.memory_mb:
+            raise exception.FlavorMemoryTooSmall()
+        if flavor.root_gb == 0:
+            # The root disk would take the image's size: only admins may.
+            policy.authorize(
+                context, server_policies.SERVERS % "create:zero_disk_flavor"
+            )
+            return
+        if image.get("min_disk", 0) > flavor.root_gb:
+            raise exception.FlavorDiskTooSmall()
+        for size_key in ("size", "virtual_size"):
+            if (image.get(size_key) or 0) > flavor.root_gb * _GiB:
+                raise exception.FlavorDiskTooSmall()
+
+    @staticmethod
+    def _boot_image_id(request: CreateRequest) -> str | None:
+        """The image the root disk is made from.
+
+        Only an image copied to a local disk is supported: volumes need a
+        block storage service this deployment does not have yet.
+        """
+        if request.legacy_block_device_mapping:
+            raise exception.InvalidBDMFormat(
+                details="block_device_mapping (volumes) is not supported"
+            )
+        image_id = request.image_ref or None
+        for bdm in request.block_device_mapping_v2:
+            source = bdm.get("source_type")
+            destination = bdm.get("destination_type", "local")
+            boot_index = bdm.get("boot_index")
+            boot_index = None if boot_index is None else int(boot_index)
+            if source != "image" or destination != "local" or boot_index != 0:
+                raise exception.InvalidBDMFormat(
+                    details="only an image booted to a local disk is supported; "
+                    "volume, snapshot and blank devices need a block storage "
+                    "service"
+                )
+            bdm_image = bdm.get("uuid") or bdm.get("image_id")
+            if image_id and bdm_image and bdm_image != image_id:
+                raise exception.InvalidBDMFormat(
+                    details="the boot image of block_device_mapping_v2 differs "
+                    "from imageRef"
+                )
+            image_id = image_id or bdm_image
+        if image_id is None:
+            raise exception.InvalidBDMFormat(details="no image to boot from")
+        return image_id
+
+    def _key_data(self, context, key_name: str | None) -> str | None:
+        if key_name is None:
+            return None
+        keypair = api_models.KeyPair
+        with engines.transaction(context.api_db_connection) as session:
+            public_key = session.scalar(
+                sa.select(keypair.public_key).where(
+                    keypair.user_id == context.user_id, keypair.name == key_name
+                )
+            )
+        if public_key is None:
+            raise exception.InvalidKeyName()
+        return public_key
+
+    def _check_availability_zone(
+        self, context, request: CreateRequest
+    ) -> tuple[str | None, list[str] | None, list[str] | None]:
+        """The zone to schedule in, and the forced host and node if an admin
+        asked for one with ``zone:host[:node]``."""
+        zone = request.availability_zone
+        forced_host = forced_node = None
+        if zone and ":" in zone:
+            zone, _, forced = zone.partition(":")
+            forced_host, _, forced_node = forced.partition(":")
+            policy.authorize(context, server_policies.SERVERS % "create:forced_host")
+            zone = zone or None
+        if zone is None:
+            zone = CONF.default_schedule_zone
+        elif zone not in self.available_zones(context):
+            raise exception.InvalidInput(
+                reason="The requested availability zone is not available"
+            )
+        return (
+            zone,
+            [forced_host] if forced_host else None,
+            [forced_node] if forced_node else None,
+        )
+
+    def _check_networks(self, context, networks) -> str:
+        if isinstance(networks, list):
+            policy.authorize(context, server_policies.SERVERS % "create:attach_network")
+            if networks:
+                raise exception.NetworkRequestsNotSupported()
+            return "none"
+        # Without a network service "auto" allocates nothing either.
+        return networks or "auto"
+
+    def _display_names(self, request: CreateRequest, count: int) -> list[str]:
+        if count == 1:
+            return [request.name]
+        return [
+            MULTI_INSTANCE_NAME_TEMPLATE % {"name": request.name, "count": index + 1}
+            for index in range(count)
+        ]
+
+    def _new_instance(
+        self,
+        context,
+        request: CreateRequest,
+        flavor,
+        image: dict[str, Any],
+        display_name: str,
+        launch_index: int,
+        reservation_id: str,
+        availability_zone: str | None,
+        key_data: str | None,
+    ):
+        instance_uuid = uuidutils.generate_uuid()
+        properties = image.get("properties") or {}
+        hostname = request.hostname or sanitize_hostname(
+            display_name, default_name=f"Server-{instance_uuid}"
+        )
+        instance = objects.Instance(
+            context,
+            uuid=instance_uuid,
+            user_id=context.user_id,
+            project_id=context.project_id,
+            image_ref=image["id"],
+            kernel_id=properties.get("kernel_id"),
+            ramdisk_id=properties.get("ramdisk_id"),
+            hostname=hostname,
+            launch_index=launch_index,
+            key_name=request.key_name,
+            key_data=key_data,
+            power_state=power_state.NOSTATE,
+            vm_state=vm_states.BUILDING,
+            task_state=task_states.SCHEDULING,
+            memory_mb=flavor.memory_mb,
+            vcpus=flavor.vcpus,
+            root_gb=flavor.root_gb,
+            ephemeral_gb=flavor.ephemeral_gb,
+            instance_type_id=flavor.id,
+            user_data=request.user_data,
+            reservation_id=reservation_id,
+            availability_zone=availability_zone,
+            display_name=display_name,
+            display_description=request.description,
+            locked=False,
+            locked_by=None,
+            config_drive="True" if request.config_drive else "",
+            access_ip_v4=request.access_ip_v4,
+            access_ip_v6=request.access_ip_v6,
+            auto_disk_config=request.auto_disk_config,
+            progress=0,
+            host=None,
+            node=None,
+            launched_at=None,
+            terminated_at=None,
+            os_type=properties.get("os_type"),
+            architecture=properties.get("architecture"),
+            root_device_name=None,
+            metadata=dict(request.metadata),
+            system_metadata=image_system_metadata(image),
+            flavor=flavor,
+            old_flavor=None,
+            new_flavor=None,
+            info_cache=objects.InstanceInfoCache(
+                context, instance_uuid=instance_uuid, network_info=[]
+            ),
+            tags=objects.TagList.from_names(context, instance_uuid, request.tags),
+            fault=None,
+        )
+        instance.deleted = False
+        return instance
+
+    @staticmethod
+    def _root_disk(context, instance_uuid: str, image_id: str):
+        bdm = objects.BlockDeviceMapping(
+            context,
+            uuid=uuidutils.generate_uuid(),
+            instance_uuid=instance_uuid,
+            source_type="image",
+            destination_type="local",
+            image_id=image_id,
+            boot_index=0,
+            delete_on_termination=True,
+            device_type="disk",
+            guest_format=None,
+            volume_size=None,
+        )
+        return objects.BlockDeviceMappingList(objects=[bdm])
+
+    @staticmethod
+    def _write_build_records(context, build_requests, request_specs) -> None:
+        """Every instance's build request, request spec and instance mapping,
+        in one API database transaction: all of them or none."""
+        with engines.transaction(context.api_db_connection) as session:
+            rows = []
+            for build_request, spec in zip(build_requests, request_specs, strict=True):
+                instance = build_request.instance
+                build_row = api_models.BuildRequest(
+                    instance_uuid=instance.uuid,
+                    project_id=instance.project_id,
+                    instance=obj_base.obj_to_json(instance),
+                    block_device_mappings=obj_base.obj_to_json(
+                        build_request.block_device_mappings
+                    ),
+                    tags=obj_base.obj_to_json(build_request.tags),
+                )
+                spec_row = api_models.RequestSpec(
+                    instance_uuid=instance.uuid, spec=spec._spec_document()
+                )
+                mapping_row = api_models.InstanceMapping(
+                    instance_uuid=instance.uuid,
+                    cell_id=None,
+                    project_id=instance.project_id,
+                    user_id=instance.user_id,
+                    queued_for_delete=False,
+                )
+                session.add_all([build_row, spec_row, mapping_row])
+                rows.append((build_row, spec_row))
+            session.flush()
+        for (build_row, spec_row), build_request, spec in zip(
+            rows, build_requests, request_specs, strict=True
+        ):
+            build_request.id = build_row.id
+            build_request.created_at = build_row.created_at
+            build_request.updated_at = build_row.updated_at
+            build_request.instance.created_at = build_row.created_at
+            build_request.instance.updated_at = build_row.created_at
+            build_request.obj_reset_changes()
+            spec.id = spec_row.id
+            spec.obj_reset_changes()
+
+    @staticmethod
+    def _remove_build_records(context, instance_uuids: Sequence[str]) -> None:
+        with engines.transaction(context.api_db_connection) as session:
+            for model in (
+                api_models.BuildRequest,
+                api_models.RequestSpec,
+                api_models.InstanceMapping,
+            ):
+                session.execute(
+                    sa.delete(model).where(model.instance_uuid.in_(instance_uuids))
+                )
+
+    def create(self, context, request: CreateRequest) -> tuple[list, str, str]:
+        """Accept ``request``: the instances, their reservation id and the
+        admin password.
+
+        Nothing is written unless everything validates.
+        """
+        policy.authorize(context, server_policies.SERVERS % "create")
+        if request.min_count > request.max_count:
+            raise exception.InvalidInput(reason="min_count must be <= max_count")
+        if request.hostname and request.max_count > 1:
+            raise exception.InvalidInput(
+                reason="Unable to set the hostname of several servers at once"
+            )
+        if request.requested_host or request.requested_hypervisor_hostname:
+            policy.authorize(
+                context, server_policies.SERVERS % "create:requested_destination"
+            )
+        flavor = self._get_flavor(context, request.flavor_ref)
+        image_id = self._boot_image_id(request)
+        image = self._get_image(context, image_id)
+        self._check_flavor_fits_image(context, flavor, image)
+        key_data = self._key_data(context, request.key_name)
+        zone, force_hosts, force_nodes = self._check_availability_zone(context, request)
+        requested_networks = self._check_networks(context, request.networks)
+        admin_password = request.admin_password or generate_password()
+        reservation_id = _reservation_id()
+
+        # No quota yet: every requested instance is built.
+        count = request.max_count
+        build_requests, request_specs = [], []
+        for index, display_name in enumerate(self._display_names(request, count)):
+            instance = self._new_instance(
+                context,
+                request,
+                flavor,
+                image,
+                display_name,
+                index,
+                reservation_id,
+                zone,
+                key_data,
+            )
+            spec = objects.RequestSpec.from_components(
+                context,
+                instance.uuid,
+                image,
+                flavor,
+                filter_properties={
+                    "scheduler_hints": request.scheduler_hints,
+                    "force_hosts": force_hosts,
+                    "force_nodes": force_nodes,
+                },
+                availability_zone=zone,
+                project_id=context.project_id,
+                user_id=context.user_id,
+            )
+            spec.num_instances = count
+            if request.requested_host or request.requested_hypervisor_hostname:
+                spec.requested_destination = objects.Destination(
+                    host=request.requested_host,
+                    node=request.requested_hypervisor_hostname,
+                )
+            build_requests.append(
+                objects.BuildRequest(
+                    context,
+                    instance_uuid=instance.uuid,
+                    project_id=instance.project_id,
+                    instance=instance,
+                    block_device_mappings=self._root_disk(
+                        context, instance.uuid, image["id"]
+                    ),
+                    tags=objects.TagList.from_names(
+                        context, instance.uuid, request.tags
+                    ),
+                )
+            )
+            request_specs.append(spec)
+
+        self._write_build_records(context, build_requests, request_specs)
+        try:
+            self._compute_task_api().schedule_and_build_instances(
+                context,
+                build_requests=build_requests,
+                request_specs=request_specs,
+                image=image,
+                admin_password=admin_password,
+                injected_files=[],
+                requested_networks=requested_networks,
+                block_device_mapping=build_requests[0].block_device_mappings,
+                tags=request.tags,
+            )
+        except Exception:
+            # Not handed over: nobody would ever build or clean these up.
+            LOG.exception(
+                "Could not hand servers %s over to the conductor", reservation_id
+            )
+            self._remove_build_records(
+                context, [b.instance_uuid for b in build_requests]
+            )
+            raise
+        return [b.instance for b in build_requests], reservation_id, admin_password
+
+    # -- read ---------------------------------------------------------------
+
+    def _mapping(self, context, instance_uuid: str):
+        try:
+            mapping = objects.InstanceMapping.get_by_instance_uuid(
+                context, instance_uuid
+            )
+        except exception.InstanceMappingNotFound as exc:
+            raise exception.InstanceNotFound(instance_id=instance_uuid) from exc
+        # Another project's server does not exist for its caller.
+        if not context.is_admin and mapping.project_id != context.project_id:
+            raise exception.InstanceNotFound(instance_id=instance_uuid)
+        return mapping
+
+    def get(self, context, instance_uuid: str, expected_attrs: Iterable[str] = ()):
+        """The server, from its cell or, not yet scheduled, its build request.
+
+        :raises InstanceNotFound: no such server, or not the caller's.
+        """
+        mapping = self._mapping(context, instance_uuid)
+        if mapping.cell_mapping is None:
+            try:
+                return objects.BuildRequest.get_by_instance_uuid(
+                    context, instance_uuid
+                ).instance
+            except exception.BuildRequestNotFound:
+                # Scheduled meanwhile: it is in a cell now, or deleted.
+                mapping = self._mapping(context, instance_uuid)
+                if mapping.cell_mapping is None:
+                    raise exception.InstanceNotFound(
+                        instance_id=instance_uuid
+                    ) from None
+        with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+            return objects.Instance.get_by_uuid(
+                cctxt, instance_uuid, expected_attrs=list(expected_attrs)
+            )
+
+    def get_all(
+        self,
+        context,
+        filters: dict[str, Any],
+        limit: int | None,
+        marker: str | None,
+        sort_keys: list[str],
+        sort_dirs: list[str],
+        expected_attrs: Iterable[str] = (),
+    ) -> list:
+        """One page of servers: build requests first (the newest servers),
+        then instances from every cell, merged in the requested order.
+
+        :raises MarkerNotFound: the marker is no server of the caller's.
+        """
+        try:
+            build_requests = objects.BuildRequestList.get_by_filters(
+                context, filters, limit, marker, sort_keys, sort_dirs
+            )
+            # No marker, or a build request's: the cells start from the top.
+            cell_marker = None
+        except exception.MarkerNotFound:
+            build_requests = objects.BuildRequestList(objects=[])
+            cell_marker = marker
+        pending = [build_request.instance for build_request in build_requests]
+        if limit is not None:
+            limit -= len(pending)
+            if limit <= 0:
+                return pending
+        instances = instance_list.get_instances_sorted(
+            context,
+            filters,
+            limit,
+            cell_marker,
+            list(expected_attrs),
+            sort_keys,
+            sort_dirs,
+        )
+        # Scheduled between the two reads: the cell's copy is the live one.
+        in_cells = {instance.uuid for instance in instances}
+        return [i for i in pending if i.uuid not in in_cells] + list(instances)
+
+    # -- update -------------------------------------------------------------
+
+    def update(self, context, instance, **changes):
+        """Change the name, description, hostname or access addresses."""
+        policy.authorize(context, server_policies.SERVERS % "update", _target(instance))
+        if "id" not in instance:
+            # Still a build request: change the copy the conductor will use.
+            try:
+                build_request = objects.BuildRequest.get_by_instance_uuid(
+                    context, instance.uuid
+                )
+            except exception.BuildRequestNotFound:
+                # Scheduled meanwhile; update it in its cell.
+                instance = self.get(context, instance.uuid)
+            else:
+                for name, value in changes.items():
+                    setattr(build_request.instance, name, value)
+                build_request.save()
+                return build_request.instance
+        for name, value in changes.items():
+            setattr(instance, name, value)
+        instance.save()
+        return instance
+
+    # -- delete -------------------------------------------------------------
+
+    def delete(self, context, instance) -> None:
+        """Delete a server in whatever state it is.
+
+        Not yet scheduled: its build request goes, and the conductor drops
+        the instance if it was being built. Buried in cell0, or never on a
+        host: soft-deleted in place. On a host: the compute service is asked
+        to terminate it (or, if that service is down, it is deleted here).
+        """
+        policy.authorize(context, server_policies.SERVERS % "delete", _target(instance))
+        mapping = self._mapping(context, instance.uuid)
+        if mapping.cell_mapping is None:
+            try:
+                objects.BuildRequest.get_by_instance_uuid(
+                    context, instance.uuid
+                ).destroy()
+            except exception.BuildRequestNotFound:
+                mapping = self._mapping(context, instance.uuid)
+            else:
+                self._queue_for_delete(mapping)
+                return
+            if mapping.cell_mapping is None:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+        with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+            cell_instance = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+            if (
+                mapping.cell_mapping.is_cell0()
+                or not cell_instance.host
+                or not self._compute_is_up(cctxt, cell_instance.host)
+            ):
+                self._local_delete(cell_instance)
+            else:
+                self._terminate_on_host(cctxt, cell_instance)
+        self._queue_for_delete(mapping)
+
+    @staticmethod
+    def _queue_for_delete(mapping) -> None:
+        mapping.queued_for_delete = True
+        try:
+            mapping.save()
+        except exception.InstanceMappingNotFound:
+            pass
+
+    @staticmethod
+    def _compute_is_up(cctxt, host: str) -> bool:
+        from nova import servicegroup
+
+        try:
+            service = objects.Service.get_by_compute_host(cctxt, host)
+        except exception.ComputeHostNotFound:
+            return False
+        return servicegroup.service_is_up(service)
+
+    @staticmethod
+    def _local_delete(instance) -> None:
+        """Delete an instance no compute host holds: a database change."""
+        instance.vm_state = vm_states.DELETED
+        instance.task_state = None
+        instance.terminated_at = obj_base.utcnow()
+        try:
+            instance.save()
+            instance.destroy()
+        except exception.InstanceNotFound:
+            pass
+
+    def _terminate_on_host(self, cctxt, instance) -> None:
+        if instance.task_state == task_states.DELETING:
+            return  # already on its way out
+        objects.InstanceAction.action_start(
+            cctxt, instance.uuid, "delete", want_result=False
+        )
+        instance.task_state = task_states.DELETING
+        instance.progress = 0
+        try:
+            instance.save()
+        except exception.UnexpectedDeletingTaskStateError:
+            return
+        bdms = objects.BlockDeviceMappingList.get_by_instance_uuid(cctxt, instance.uuid)
+        self._compute_rpcapi().terminate_instance(cctxt, instance, bdms)
