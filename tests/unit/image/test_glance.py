@@ -1,0 +1,103 @@
+"""The Glance image API: endpoints, tokens and nova's image dict."""
+
+import pytest
+
+from nova import exception
+from nova.image import glance
+
+GLANCE_IMAGE = {
+    "id": "img1", "name": "cirros", "status": "active", "visibility": "public",
+    "container_format": "bare", "disk_format": "qcow2", "min_ram": 64,
+    "min_disk": 1, "size": 1024, "virtual_size": None, "owner": "p",
+    "file": "/v2/images/img1/file", "schema": "/v2/schemas/image",
+    "self": "/v2/images/img1", "hw_disk_bus": "virtio", "os_distro": "cirros",
+}  # fmt: skip
+
+
+def test_normalize_nests_custom_properties():
+    image = glance.normalize(GLANCE_IMAGE)
+    assert image["properties"] == {"hw_disk_bus": "virtio", "os_distro": "cirros"}
+    assert image["min_ram"] == 64 and image["min_disk"] == 1
+    assert "file" not in image and "self" not in image
+
+
+@pytest.mark.parametrize(
+    "url, versioned",
+    [("http://g:9292", "http://g:9292/v2"), ("http://g:9292/", "http://g:9292/v2"),
+     ("http://g/image/v2", "http://g/image/v2"), ("http://g/v2.1", "http://g/v2.1")],
+)  # fmt: skip
+def test_versioned_endpoint(url, versioned):
+    assert glance._versioned(url) == versioned
+
+
+CATALOG = [
+    {"type": "compute", "endpoints": [{"interface": "public", "url": "http://nova"}]},
+    {
+        "type": "image",
+        "endpoints": [
+            {"interface": "public", "url": "http://public:9292", "region": "R1"},
+            {"interface": "internal", "url": "http://internal:9292", "region": "R1"},
+        ],
+    },
+]
+
+
+def test_user_token_plugin_finds_endpoints_in_the_users_catalog():
+    plugin = glance._UserTokenPlugin("token", CATALOG)
+    assert plugin.get_token(None) == "token"
+    assert (
+        plugin.get_endpoint(
+            None,
+            service_type="image",
+            interface=["internal", "public"],
+            region_name="R1",
+        )
+        == "http://internal:9292"
+    )
+    assert plugin.get_endpoint(None, service_type="image", interface="public") == (
+        "http://public:9292"
+    )
+    assert (
+        plugin.get_endpoint(None, service_type="volumev3", interface="public") is None
+    )
+
+
+class _Response:
+    def __init__(self, status_code, body=None):
+        self.status_code = status_code
+        self._body = body
+
+    def json(self):
+        return self._body
+
+
+class _Adapter:
+    def __init__(self, response):
+        self.response = response
+
+    def get(self, url, **kwargs):
+        self.url = url
+        return self.response
+
+
+@pytest.mark.parametrize("status", [403, 404])
+def test_invisible_images_are_not_found(monkeypatch, status):
+    api = glance.GlanceImageAPI()
+    monkeypatch.setattr(api, "_adapter", lambda context: _Adapter(_Response(status)))
+    with pytest.raises(exception.ImageNotFound):
+        api.show(None, "img1")
+
+
+def test_show_returns_the_normalized_image(monkeypatch):
+    api = glance.GlanceImageAPI()
+    adapter = _Adapter(_Response(200, GLANCE_IMAGE))
+    monkeypatch.setattr(api, "_adapter", lambda context: adapter)
+    assert api.show(None, "img1")["properties"]["os_distro"] == "cirros"
+    assert adapter.url == "/images/img1"
+
+
+def test_glance_errors_are_service_unavailable(monkeypatch):
+    api = glance.GlanceImageAPI()
+    monkeypatch.setattr(api, "_adapter", lambda context: _Adapter(_Response(500)))
+    with pytest.raises(exception.ImageServiceUnavailable):
+        api.show(None, "img1")
