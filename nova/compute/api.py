@@ -313,9 +313,7 @@ class API:
         if zone is None:
             zone = CONF.default_schedule_zone
         elif zone not in self.available_zones(context):
-            raise exception.InvalidInput(
-                reason="The requested availability zone is not available"
-            )
+            raise exception.Invalid("The requested availability zone is not available")
         return (
             zone,
             [forced_host] if forced_host else None,
@@ -488,10 +486,10 @@ class API:
         """
         policy.authorize(context, server_policies.SERVERS % "create")
         if request.min_count > request.max_count:
-            raise exception.InvalidInput(reason="min_count must be <= max_count")
+            raise exception.Invalid("min_count must be <= max_count")
         if request.hostname and request.max_count > 1:
-            raise exception.InvalidInput(
-                reason="Unable to set the hostname of several servers at once"
+            raise exception.Invalid(
+                "Unable to set the hostname of several servers at once"
             )
         if request.requested_host or request.requested_hypervisor_hostname:
             policy.authorize(

@@ -61,7 +61,7 @@ def _get_flavors(req: Request):
             marker=marker,
         )
     except exception.MarkerNotFound as exc:
-        raise exception.InvalidInput(reason=f"marker [{marker}] not found") from exc
+        raise exception.Invalid(f"marker [{marker}] not found") from exc
 
 
 @validation.query(schemas.index_query, "2.1", "2.74")

@@ -79,10 +79,10 @@ def _sort_params(req: Request, context) -> tuple[list[str], list[str]]:
     keys = req.GET.getall("sort_key") or ["created_at"]
     dirs = req.GET.getall("sort_dir") or ["desc"]
     if len(dirs) > len(keys):
-        raise exception.InvalidInput(reason="Sort direction size exceeds sort key size")
+        raise exception.Invalid("Sort direction size exceeds sort key size")
     for direction in dirs:
         if direction not in ("asc", "desc"):
-            raise exception.InvalidInput(reason=f"Invalid sort direction: {direction}")
+            raise exception.Invalid(f"Invalid sort direction: {direction}")
     dirs += [dirs[-1]] * (len(keys) - len(dirs))
     ignored = (
         schemas.IGNORED_SORT_KEYS_V273
@@ -103,9 +103,7 @@ def _parse_time(search: dict, name: str) -> None:
         try:
             search[name] = timeutils.parse_isotime(search[name])
         except ValueError as exc:
-            raise exception.InvalidInput(
-                reason=f"Invalid filter field: {name}."
-            ) from exc
+            raise exception.Invalid(f"Invalid filter field: {name}.") from exc
 
 
 def _is_all_tenants(search: dict) -> bool:
@@ -118,7 +116,7 @@ def _is_all_tenants(search: dict) -> bool:
     try:
         return strutils.bool_from_string(value, strict=True)
     except ValueError as exc:
-        raise exception.InvalidInput(reason=str(exc)) from exc
+        raise exception.Invalid(str(exc)) from exc
 
 
 def _status_filters(req: Request, context, search: dict) -> bool:
@@ -153,7 +151,7 @@ def _search_options(req: Request, context, is_detail: bool):
         search[name] = values if name in _LIST_VALUED else values[-1]
     for name in search:
         if name.startswith("_") or name in schemas.JOINED_TABLE_PARAMS:
-            raise exception.InvalidInput(reason=f"Invalid filter field: {name}.")
+            raise exception.Invalid(f"Invalid filter field: {name}.")
 
     if not policy.authorize(
         context, server_policies.SERVERS % "allow_all_filters", fatal=False
@@ -167,9 +165,8 @@ def _search_options(req: Request, context, is_detail: bool):
     _parse_time(search, "changes-before")
     since, before = search.get("changes-since"), search.get("changes-before")
     if since and before and since > before:
-        raise exception.InvalidInput(
-            reason="The value of changes-since must be less than or equal to "
-            "changes-before."
+        raise exception.Invalid(
+            "The value of changes-since must be less than or equal to changes-before."
         )
     if "deleted" in search:
         search["deleted"] = strutils.bool_from_string(search["deleted"], default=False)
@@ -223,7 +220,7 @@ def _list(req: Request, is_detail: bool):
                 expected_attrs=views.expected_attrs(req) if is_detail else (),
             )
         except exception.MarkerNotFound as exc:
-            raise exception.InvalidInput(reason=f"marker [{marker}] not found") from exc
+            raise exception.Invalid(f"marker [{marker}] not found") from exc
     if is_detail:
         return json_response(server_views.detail(instances))
     return json_response(server_views.index(instances))
