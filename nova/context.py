@@ -62,6 +62,10 @@ class RequestContext(oslo_context.RequestContext):
         # Where cell-database work of this context goes; set by target_cell.
         self.cell_uuid: str | None = None
         self._db_connection: str | None = None
+        # The message queue of the targeted cell: RPC APIs send compute and
+        # cell-conductor messages of a targeted context there. None means
+        # this service's own ``transport_url``. Never sent over RPC.
+        self.transport_url: str | None = None
 
     @property
     def read_deleted(self) -> str:
@@ -151,9 +155,12 @@ def target_cell(context: RequestContext, cell_mapping) -> Iterator[RequestContex
     """Yield a copy of ``context`` whose cell-database work hits ``cell_mapping``.
 
     ``cell_mapping`` is a :class:`nova.objects.CellMapping` (anything with
-    ``uuid`` and ``database_connection``).
+    ``uuid`` and ``database_connection``). Its ``transport_url``, when it
+    has one, becomes the context's: RPC to the cell's computes and
+    conductor goes to the cell's message queue.
     """
     targeted = copy.copy(context)
     targeted.cell_uuid = cell_mapping.uuid
     targeted._db_connection = cell_mapping.database_connection
+    targeted.transport_url = getattr(cell_mapping, "transport_url", None) or None
     yield targeted

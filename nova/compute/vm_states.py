@@ -16,4 +16,3 @@ DELETED = "deleted"
 ERROR = "error"
 SHELVED = "shelved"
 SHELVED_OFFLOADED = "shelved_offloaded"
-

@@ -196,7 +196,7 @@ class Service(base.NovaPersistentObject, base.NovaObject):
         self.obj_reset_changes()
 
 
-def _compute_host_zones(context) -> dict[str, str]:
+def compute_host_availability_zones(context) -> dict[str, str]:
     """host -> availability zone, from the aggregates in the API database."""
     if not CONF.api_database.connection:
         return {}
@@ -252,7 +252,7 @@ class ServiceList(base.ObjectListBase, base.NovaObject):
             )
         services = cls._get(context, *criteria)
         if set_zones:
-            zones = _compute_host_zones(context)
+            zones = compute_host_availability_zones(context)
             for service in services:
                 if service.binary == "nova-compute":
                     zone = zones.get(service.host, CONF.default_availability_zone)

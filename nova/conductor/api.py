@@ -1,0 +1,47 @@
+"""What other services call to start conductor task flows.
+
+nova-api hands accepted servers to the superconductor here.
+"""
+
+from __future__ import annotations
+
+from nova.conductor import rpcapi
+
+
+class ComputeTaskAPI:
+    """Task flows of the (super)conductor."""
+
+    def __init__(self) -> None:
+        self.conductor_compute_rpcapi = rpcapi.ComputeTaskAPI()
+
+    def schedule_and_build_instances(
+        self,
+        context,
+        build_requests,
+        request_specs,
+        image,
+        admin_password,
+        injected_files,
+        requested_networks,
+        block_device_mapping,
+        tags=None,
+    ) -> None:
+        """Schedule the build requests and build them where they land.
+
+        Returns at once (a cast to the superconductor). ``build_requests``
+        and ``request_specs`` are parallel lists, one per instance, already
+        stored in the API database with the instances' mappings; the specs
+        share one ``num_instances``. Each instance ends ACTIVE in a cell or
+        ERROR in cell0 with a fault saying why.
+        """
+        self.conductor_compute_rpcapi.schedule_and_build_instances(
+            context,
+            build_requests=build_requests,
+            request_specs=request_specs,
+            image=image,
+            admin_password=admin_password,
+            injected_files=injected_files,
+            requested_networks=requested_networks,
+            block_device_mapping=block_device_mapping,
+            tags=tags,
+        )

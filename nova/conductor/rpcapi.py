@@ -1,0 +1,139 @@
+"""Client side of nova-conductor's RPC APIs (topic ``conductor``).
+
+Two APIs share the topic. ``ConductorAPI`` is the database proxy of
+services that have no database (nova-compute): it runs remotable object
+methods in the cell conductor. ``ComputeTaskAPI`` (namespace
+``compute_task``) starts task flows: builds on the superconductor, and the
+hand-off of a scheduled build to the cell conductor of the chosen host.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nova import rpc
+
+# Both APIs are capped by [upgrade_levels] conductor.
+#
+# ConductorAPI version history:
+#   1.0 - object_class_action_versions, object_action,
+#         object_backport_versions
+#
+# ComputeTaskAPI version history:
+#   1.0 - schedule_and_build_instances, build_and_run_instance
+
+
+class ConductorAPI(rpc.RPCAPI):
+    """Object indirection: ``NovaObject.indirection_api`` in nova-compute."""
+
+    TOPIC = "conductor"
+    VERSION = "1.0"
+    UPGRADE_LEVEL = "conductor"
+
+    def object_class_action_versions(
+        self,
+        context,
+        objname: str,
+        objmethod: str,
+        object_versions: dict[str, str],
+        args: tuple,
+        kwargs: dict[str, Any],
+    ):
+        return self.prepare(context).call(
+            context,
+            "object_class_action_versions",
+            objname=objname,
+            objmethod=objmethod,
+            object_versions=object_versions,
+            args=args,
+            kwargs=kwargs,
+        )
+
+    def object_action(self, context, objinst, objmethod: str, args, kwargs):
+        return self.prepare(context).call(
+            context,
+            "object_action",
+            objinst=objinst,
+            objmethod=objmethod,
+            args=args,
+            kwargs=kwargs,
+        )
+
+    def object_backport_versions(self, context, objinst, object_versions):
+        return self.prepare(context).call(
+            context,
+            "object_backport_versions",
+            objinst=objinst,
+            object_versions=object_versions,
+        )
+
+
+class ComputeTaskAPI(rpc.RPCAPI):
+    """Task flows run by conductors."""
+
+    TOPIC = "conductor"
+    NAMESPACE = "compute_task"
+    VERSION = "1.0"
+    UPGRADE_LEVEL = "conductor"
+
+    def schedule_and_build_instances(
+        self,
+        context,
+        build_requests,
+        request_specs,
+        image,
+        admin_password,
+        injected_files,
+        requested_networks,
+        block_device_mapping,
+        tags=None,
+    ) -> None:
+        self.prepare(context).cast(
+            context,
+            "schedule_and_build_instances",
+            build_requests=build_requests,
+            request_specs=request_specs,
+            image=image,
+            admin_password=admin_password,
+            injected_files=injected_files,
+            requested_networks=requested_networks,
+            block_device_mapping=block_device_mapping,
+            tags=tags,
+        )
+
+    def build_and_run_instance(
+        self,
+        context,
+        instance,
+        host: str,
+        image,
+        request_spec,
+        filter_properties,
+        admin_password=None,
+        injected_files=None,
+        requested_networks=None,
+        security_groups=None,
+        block_device_mapping=None,
+        node: str | None = None,
+        limits=None,
+        host_list=None,
+    ) -> None:
+        """To the conductor of the cell ``context`` targets, which passes
+        the build on to the compute service of ``host``."""
+        self.prepare(context).cast(
+            context,
+            "build_and_run_instance",
+            instance=instance,
+            host=host,
+            image=image,
+            request_spec=request_spec,
+            filter_properties=filter_properties,
+            admin_password=admin_password,
+            injected_files=injected_files,
+            requested_networks=requested_networks,
+            security_groups=security_groups,
+            block_device_mapping=block_device_mapping,
+            node=node,
+            limits=limits,
+            host_list=host_list,
+        )

@@ -1,0 +1,170 @@
+"""RPC between nova services: oslo.messaging on native threads.
+
+A deployment has several message queues: the API-level one (scheduler,
+superconductor) and one per cell (its conductor and computes). Transports
+are therefore cached per transport URL, and an RPC API sends a message on
+the queue of the cell its context targets (``context.transport_url``, set
+by :func:`nova.context.target_cell`), or on this service's own
+``transport_url`` otherwise.
+
+Every RPC API declares its version; ``[upgrade_levels]`` caps the version a
+client sends, so an upgraded service keeps talking to older peers. The
+request context (user, project, roles, request ids) and Nova objects (with
+their versions) travel with every message.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, ClassVar
+
+import oslo_messaging
+from oslo_log import log as logging
+
+import nova.conf
+from nova import context as nova_context
+from nova import exception, utils
+from nova.objects import base as objects_base
+
+CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
+
+# Exceptions of these modules raised by an RPC server are re-raised as
+# themselves by the caller (others arrive as oslo.messaging RemoteError).
+ALLOWED_EXMODS = ["nova.exception", "placement_client.exception"]
+
+_transports: dict[str | None, oslo_messaging.Transport] = {}
+_transports_lock = threading.Lock()
+
+
+def get_transport(url: str | None = None) -> oslo_messaging.Transport:
+    """The (cached) RPC transport of ``url``; None is ``[DEFAULT] transport_url``."""
+    with _transports_lock:
+        transport = _transports.get(url)
+        if transport is None:
+            try:
+                transport = oslo_messaging.get_rpc_transport(
+                    CONF, url=url, allowed_remote_exmods=ALLOWED_EXMODS
+                )
+            except oslo_messaging.InvalidTransportURL as exc:
+                raise exception.InvalidTransportURL(
+                    url=utils.mask_url_password(url) or "[DEFAULT] transport_url",
+                    reason=str(exc),
+                ) from exc
+            _transports[url] = transport
+        return transport
+
+
+def cleanup() -> None:
+    """Close every transport (at service exit, or between tests)."""
+    with _transports_lock:
+        transports = list(_transports.values())
+        _transports.clear()
+    for transport in transports:
+        transport.cleanup()
+
+
+class RequestContextSerializer(oslo_messaging.Serializer):
+    """Carries the request context and Nova objects across RPC."""
+
+    def __init__(self, base: oslo_messaging.Serializer | None = None) -> None:
+        self._base = base or objects_base.NovaObjectSerializer()
+
+    def serialize_entity(self, context, entity):
+        return self._base.serialize_entity(context, entity)
+
+    def deserialize_entity(self, context, entity):
+        return self._base.deserialize_entity(context, entity)
+
+    def serialize_context(self, context) -> dict[str, Any]:
+        return context.to_dict()
+
+    def deserialize_context(self, context: dict[str, Any]):
+        return nova_context.RequestContext.from_dict(context)
+
+
+def get_server(
+    target: oslo_messaging.Target,
+    endpoints: list[Any],
+    transport: oslo_messaging.Transport | None = None,
+) -> oslo_messaging.rpc.RPCServer:
+    """An RPC server dispatching to ``endpoints`` on a thread pool
+    (``[DEFAULT] executor_thread_pool_size`` threads)."""
+    return oslo_messaging.get_rpc_server(
+        transport or get_transport(),
+        target,
+        endpoints,
+        executor="threading",
+        serializer=RequestContextSerializer(),
+        access_policy=oslo_messaging.DefaultRPCAccessPolicy,
+    )
+
+
+def parse_version_cap(service: str, value: str | None) -> str | None:
+    """The version cap an ``[upgrade_levels]`` value stands for.
+
+    None or ``auto`` mean no cap yet: every service of this code speaks
+    the newest version (service-version based ``auto`` comes with the
+    first RPC change).
+
+    :raises InvalidRPCVersion: the value is not ``X.Y``.
+    """
+    if value is None or value == "auto":
+        return None
+    parts = value.split(".")
+    if len(parts) != 2 or not all(part.isdigit() for part in parts):
+        raise exception.InvalidRPCVersion(
+            value=value, service=service, reason="expected MAJOR.MINOR or auto"
+        )
+    return value
+
+
+class RPCAPI:
+    """Client side of one service's RPC API.
+
+    Subclasses set the topic, namespace, version and the ``[upgrade_levels]``
+    option naming their cap. One client is kept per message queue.
+    """
+
+    TOPIC: ClassVar[str]
+    VERSION: ClassVar[str]
+    NAMESPACE: ClassVar[str | None] = None
+    UPGRADE_LEVEL: ClassVar[str]
+
+    def __init__(self) -> None:
+        self.version_cap = parse_version_cap(
+            self.UPGRADE_LEVEL, getattr(CONF.upgrade_levels, self.UPGRADE_LEVEL)
+        )
+        self._clients: dict[str | None, oslo_messaging.RPCClient] = {}
+        self._lock = threading.Lock()
+
+    def _client(self, transport_url: str | None) -> oslo_messaging.RPCClient:
+        with self._lock:
+            client = self._clients.get(transport_url)
+            if client is None:
+                target = oslo_messaging.Target(
+                    topic=self.TOPIC, version=self.VERSION, namespace=self.NAMESPACE
+                )
+                client = oslo_messaging.get_rpc_client(
+                    get_transport(transport_url),
+                    target,
+                    version_cap=self.version_cap,
+                    serializer=RequestContextSerializer(),
+                )
+                self._clients[transport_url] = client
+            return client
+
+    def prepare(self, context, **kwargs: Any):
+        """A call context on the queue ``context`` targets (see module doc).
+
+        ``kwargs`` are oslo.messaging's ``prepare`` arguments (version,
+        server, timeout, ...). Asking for a version above the cap raises
+        ``oslo_messaging.RPCVersionCapError``.
+        """
+        transport_url = getattr(context, "transport_url", None)
+        return self._client(transport_url).prepare(**kwargs)
+
+    def can_send_version(self, version: str, context=None) -> bool:
+        return self._client(getattr(context, "transport_url", None)).can_send_version(
+            version
+        )

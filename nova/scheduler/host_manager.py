@@ -1,0 +1,225 @@
+"""Host states: what the scheduler knows about each compute node.
+
+A HostState joins three sources: the compute node and its service from the
+cell database (cached, re-read when the node's ``updated_at`` moves), the
+usage Placement reported with the allocation candidates of this request,
+and the claims this scheduler made that Placement's answer may not include
+yet, so that a burst of requests spreads instead of piling on one host.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from oslo_log import log as logging
+
+import nova.conf
+from nova import context as nova_context
+from nova import objects, servicegroup
+from nova.objects import service as service_obj
+
+CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
+
+# Resource classes and the HostState attributes they drive.
+VCPU, MEMORY_MB, DISK_GB = "VCPU", "MEMORY_MB", "DISK_GB"
+# Claims older than this are surely in Placement's answers.
+CLAIM_MEMORY_SECONDS = 60.0
+
+
+class HostState:
+    """A compute node as a candidate for one scheduling request."""
+
+    def __init__(self, host: str, nodename: str, uuid: str, cell_uuid: str) -> None:
+        self.host = host
+        self.nodename = nodename
+        self.uuid = uuid
+        self.cell_uuid = cell_uuid
+        self.service = None
+        self.availability_zone = CONF.default_availability_zone
+        self.hypervisor_type = None
+        self.hypervisor_version = None
+        self.supported_instances: list[list[str]] = []
+        self.stats: dict[str, Any] = {}
+        self.num_instances = 0
+        self.node_updated_at = None
+        # Capacity (after reserved and allocation ratios) and use, per
+        # resource class, as Placement sees them.
+        self.capacity: dict[str, int] = {}
+        self.used: dict[str, int] = {}
+
+    def __repr__(self) -> str:
+        return f"({self.host}, {self.nodename}) free={self.free}"
+
+    @property
+    def free(self) -> dict[str, int]:
+        return {rc: self.capacity[rc] - self.used.get(rc, 0) for rc in self.capacity}
+
+    @property
+    def free_ram_mb(self) -> int:
+        return self.free.get(MEMORY_MB, 0)
+
+    @property
+    def free_disk_mb(self) -> int:
+        return self.free.get(DISK_GB, 0) * 1024
+
+    @property
+    def vcpus_free(self) -> int:
+        return self.free.get(VCPU, 0)
+
+    def update_from_compute_node(self, node, service) -> None:
+        self.service = service
+        self.hypervisor_type = node.hypervisor_type
+        self.hypervisor_version = node.hypervisor_version
+        self.supported_instances = node.supported_hv_specs
+        self.stats = dict(node.stats or {})
+        self.num_instances = int(self.stats.get("num_instances", node.running_vms or 0))
+        self.node_updated_at = node.updated_at
+
+    def update_from_provider_summary(self, summary: Mapping[str, Any]) -> None:
+        resources = summary.get("resources", {})
+        self.capacity = {rc: r["capacity"] for rc, r in resources.items()}
+        self.used = {rc: r["used"] for rc, r in resources.items()}
+
+    def consume(self, resources: Mapping[str, int]) -> None:
+        """Count an instance placed here that Placement may not show yet."""
+        for rc, amount in resources.items():
+            self.used[rc] = self.used.get(rc, 0) + amount
+        self.num_instances += 1
+
+    @property
+    def is_up(self) -> bool:
+        return self.service is not None and servicegroup.service_is_up(self.service)
+
+
+@dataclasses.dataclass
+class _Claim:
+    provider_uuid: str
+    resources: dict[str, int]
+    finished_at: float | None = None
+
+
+class HostManager:
+    """Builds HostStates for the compute nodes Placement proposed."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        # compute node uuid -> HostState, kept between requests.
+        self._host_states: dict[str, HostState] = {}
+        self._cells: list[objects.CellMapping] | None = None
+        self._zones: dict[str, str] = {}
+        self._claims: dict[str, _Claim] = {}
+
+    def reset(self) -> None:
+        """Forget cached cells and hosts (configuration reload)."""
+        with self._lock:
+            self._cells = None
+            self._host_states.clear()
+
+    def _enabled_cells(self, context) -> list[objects.CellMapping]:
+        if self._cells is None:
+            self._cells = [
+                cell
+                for cell in objects.CellMappingList.get_by_disabled(context, False)
+                if not cell.is_cell0()
+            ]
+        return self._cells
+
+    def get_host_states(
+        self,
+        context,
+        provider_summaries: Mapping[str, Mapping[str, Any]],
+        summaries_read_at: float,
+    ) -> list[HostState]:
+        """The states of the compute nodes among ``provider_summaries``.
+
+        Providers that are no compute node of an enabled cell (sharing
+        providers, other services' providers) are left out.
+        """
+        uuids = list(provider_summaries)
+        found: dict[str, HostState] = {}
+        for cell in self._enabled_cells(context):
+            with nova_context.target_cell(context, cell) as cctxt:
+                nodes = objects.ComputeNodeList.get_all_by_uuids(cctxt, uuids)
+                if not nodes:
+                    continue
+                services = {
+                    s.host: s
+                    for s in objects.ServiceList.get_by_binary(
+                        cctxt, "nova-compute", include_disabled=True
+                    )
+                }
+            for node in nodes:
+                found[node.uuid] = self._host_state(cell, node, services.get(node.host))
+        self._refresh_zones(context)
+        pending = self._pending_claims(summaries_read_at)
+        states = []
+        for uuid, state in found.items():
+            state.update_from_provider_summary(provider_summaries[uuid])
+            state.availability_zone = self._zones.get(
+                state.host, CONF.default_availability_zone
+            )
+            for resources in pending.get(uuid, []):
+                state.consume(resources)
+            states.append(state)
+        return states
+
+    def _host_state(self, cell, node, service) -> HostState:
+        with self._lock:
+            state = self._host_states.get(node.uuid)
+            if state is None:
+                state = HostState(
+                    node.host, node.hypervisor_hostname, node.uuid, cell.uuid
+                )
+                self._host_states[node.uuid] = state
+                state.update_from_compute_node(node, service)
+            elif state.node_updated_at != node.updated_at:
+                state.update_from_compute_node(node, service)
+            else:
+                # The service row changes with every heartbeat.
+                state.service = service
+            return state
+
+    def _refresh_zones(self, context) -> None:
+        try:
+            self._zones = service_obj.compute_host_availability_zones(context)
+        except Exception:  # zones are a preference; keep the last known
+            LOG.exception("Could not read the availability zones of hosts")
+
+    # -- this scheduler's own claims ---------------------------------------
+
+    def claim_started(
+        self, consumer_uuid: str, provider_uuid: str, resources: dict[str, int]
+    ) -> None:
+        with self._lock:
+            self._claims[consumer_uuid] = _Claim(provider_uuid, dict(resources))
+
+    def claim_finished(self, consumer_uuid: str, claimed: bool) -> None:
+        with self._lock:
+            if not claimed:
+                self._claims.pop(consumer_uuid, None)
+            elif consumer_uuid in self._claims:
+                self._claims[consumer_uuid].finished_at = time.monotonic()
+
+    def forget_claims(self, consumer_uuids: Iterable[str]) -> None:
+        with self._lock:
+            for uuid in consumer_uuids:
+                self._claims.pop(uuid, None)
+
+    def _pending_claims(self, read_at: float) -> dict[str, list[dict[str, int]]]:
+        """Claims Placement's answer read at ``read_at`` may not include:
+        still running, or finished after that read began."""
+        now = time.monotonic()
+        pending: dict[str, list[dict[str, int]]] = {}
+        with self._lock:
+            for uuid, claim in list(self._claims.items()):
+                finished = claim.finished_at
+                if finished is not None and finished < now - CLAIM_MEMORY_SECONDS:
+                    del self._claims[uuid]
+                elif finished is None or finished > read_at:
+                    pending.setdefault(claim.provider_uuid, []).append(claim.resources)
+        return pending

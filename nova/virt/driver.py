@@ -1,0 +1,142 @@
+"""The interface between nova-compute and a hypervisor.
+
+nova-compute calls only these methods; ``[DEFAULT] compute_driver`` names
+the implementation as upstream does (``fake.FakeDriver``,
+``libvirt.LibvirtDriver``), relative to ``nova.virt``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from oslo_log import log as logging
+from oslo_utils import importutils
+
+from nova import exception
+
+LOG = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True)
+class InstanceInfo:
+    """A guest as the hypervisor sees it (``state`` is a power_state)."""
+
+    state: int
+    internal_id: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class ConsoleVNC:
+    """Where the VNC server of a guest listens, on the compute host."""
+
+    host: str
+    port: int
+    internal_access_path: str | None = None
+
+
+class ComputeDriver:
+    """Base class of virt drivers; every method raises NotImplementedError
+    until a driver implements it."""
+
+    def init_host(self, host: str) -> None:
+        """Prepare the hypervisor of ``host`` before nova-compute serves."""
+
+    def cleanup_host(self, host: str) -> None:
+        """Release what init_host acquired, at shutdown."""
+
+    def get_available_nodes(self, refresh: bool = False) -> list[str]:
+        """The hypervisor hostnames (nodes) this driver manages."""
+        raise NotImplementedError()
+
+    def get_available_resource(self, nodename: str) -> dict[str, Any]:
+        """The node's resources: ``vcpus``, ``memory_mb``, ``local_gb``,
+        their ``*_used``, ``hypervisor_type``, ``hypervisor_version``,
+        ``hypervisor_hostname``, ``cpu_info`` (JSON), ``disk_available_least``,
+        ``supported_instances`` ([arch, hv type, vm mode] triples)."""
+        raise NotImplementedError()
+
+    def list_instances(self) -> list[str]:
+        """Names of the guests the hypervisor runs."""
+        raise NotImplementedError()
+
+    def list_instance_uuids(self) -> list[str]:
+        raise NotImplementedError()
+
+    def spawn(
+        self,
+        context,
+        instance,
+        image_meta,
+        injected_files,
+        admin_password,
+        allocations,
+        network_info=None,
+        block_device_info=None,
+        power_on: bool = True,
+    ) -> None:
+        """Create and (by default) start the guest. A failed spawn leaves
+        nothing behind."""
+        raise NotImplementedError()
+
+    def destroy(
+        self,
+        context,
+        instance,
+        network_info=None,
+        block_device_info=None,
+        destroy_disks: bool = True,
+    ) -> None:
+        """Stop and delete the guest; a guest that does not exist is no error."""
+        raise NotImplementedError()
+
+    def get_info(self, instance, use_cache: bool = True) -> InstanceInfo:
+        """The guest's state; raises InstanceNotFound if there is none."""
+        raise NotImplementedError()
+
+    def power_off(self, instance, timeout: int = 0, retry_interval: int = 0) -> None:
+        raise NotImplementedError()
+
+    def power_on(self, context, instance, network_info, block_device_info=None):
+        raise NotImplementedError()
+
+    def reboot(
+        self, context, instance, network_info, reboot_type, block_device_info=None
+    ) -> None:
+        """``reboot_type`` is SOFT or HARD."""
+        raise NotImplementedError()
+
+    def pause(self, instance) -> None:
+        raise NotImplementedError()
+
+    def unpause(self, instance) -> None:
+        raise NotImplementedError()
+
+    def suspend(self, context, instance) -> None:
+        raise NotImplementedError()
+
+    def resume(self, context, instance, network_info, block_device_info=None):
+        raise NotImplementedError()
+
+    def get_console_output(self, context, instance) -> str:
+        raise NotImplementedError()
+
+    def get_vnc_console(self, context, instance) -> ConsoleVNC:
+        raise NotImplementedError()
+
+
+def load_compute_driver(compute_driver: str | None) -> ComputeDriver:
+    """The driver ``compute_driver`` names (``fake.FakeDriver``), relative
+    to ``nova.virt``.
+
+    :raises DriverNotConfigured: no driver is named.
+    :raises ClassNotFound: the name does not import.
+    """
+    if not compute_driver:
+        raise exception.DriverNotConfigured(reason="compute_driver is empty")
+    try:
+        driver = importutils.import_object_ns("nova.virt", compute_driver)
+    except ImportError as exc:
+        raise exception.ClassNotFound(class_name=compute_driver, exception=exc) from exc
+    LOG.info("Loaded compute driver %s", compute_driver)
+    return driver

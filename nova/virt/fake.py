@@ -1,0 +1,177 @@
+"""An in-memory hypervisor, for tests and the all-in-one.
+
+Guests are entries in a dictionary: spawning, stopping and deleting them
+are instant and cost nothing, so one process can pose as a host of any
+size. The size it reports is set in ``[fake_driver]``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+import nova.conf
+from nova import exception
+from nova.compute import power_state
+from nova.virt import driver
+
+CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
+
+fake_driver_group = cfg.OptGroup(
+    "fake_driver",
+    title="Fake virt driver",
+    help="The resources the in-memory fake.FakeDriver reports for its host.",
+)
+fake_driver_opts = [
+    cfg.IntOpt("vcpus", default=1000, min=1, help="vCPUs of the fake host."),
+    cfg.IntOpt("memory_mb", default=800000, min=1, help="Memory of the fake host."),
+    cfg.IntOpt("local_gb", default=600000, min=1, help="Disk of the fake host."),
+]
+CONF.register_group(fake_driver_group)
+CONF.register_opts(fake_driver_opts, group=fake_driver_group)
+
+
+def list_opts() -> dict:
+    return {fake_driver_group: fake_driver_opts}
+
+
+@dataclasses.dataclass
+class FakeGuest:
+    name: str
+    uuid: str
+    state: int
+    vcpus: int
+    memory_mb: int
+    disk_gb: int
+
+
+class FakeDriver(driver.ComputeDriver):
+    """A hypervisor of one node named after ``[DEFAULT] host``."""
+
+    def __init__(self) -> None:
+        self._guests: dict[str, FakeGuest] = {}
+        self._lock = threading.Lock()
+        self._host: str | None = None
+
+    def init_host(self, host: str) -> None:
+        self._host = host
+
+    def get_available_nodes(self, refresh: bool = False) -> list[str]:
+        return [self._host or CONF.host]
+
+    def get_available_resource(self, nodename: str) -> dict:
+        options = CONF.fake_driver
+        with self._lock:
+            guests = list(self._guests.values())
+        return {
+            "vcpus": options.vcpus,
+            "memory_mb": options.memory_mb,
+            "local_gb": options.local_gb,
+            "vcpus_used": sum(g.vcpus for g in guests),
+            "memory_mb_used": sum(g.memory_mb for g in guests),
+            "local_gb_used": sum(g.disk_gb for g in guests),
+            "hypervisor_type": "fake",
+            "hypervisor_version": 1000,
+            "hypervisor_hostname": nodename,
+            "cpu_info": json.dumps({"model": "fake", "vendor": "fake"}),
+            "disk_available_least": options.local_gb - sum(g.disk_gb for g in guests),
+            "supported_instances": [
+                ["x86_64", "fake", "hvm"],
+                ["i686", "fake", "hvm"],
+                ["aarch64", "fake", "hvm"],
+            ],
+        }
+
+    def list_instances(self) -> list[str]:
+        with self._lock:
+            return [guest.name for guest in self._guests.values()]
+
+    def list_instance_uuids(self) -> list[str]:
+        with self._lock:
+            return list(self._guests)
+
+    def spawn(
+        self,
+        context,
+        instance,
+        image_meta,
+        injected_files,
+        admin_password,
+        allocations,
+        network_info=None,
+        block_device_info=None,
+        power_on: bool = True,
+    ) -> None:
+        flavor = instance.flavor
+        guest = FakeGuest(
+            name=instance.name,
+            uuid=instance.uuid,
+            state=power_state.RUNNING if power_on else power_state.SHUTDOWN,
+            vcpus=flavor.vcpus,
+            memory_mb=flavor.memory_mb,
+            disk_gb=flavor.root_gb + flavor.ephemeral_gb,
+        )
+        with self._lock:
+            self._guests[instance.uuid] = guest
+
+    def destroy(
+        self,
+        context,
+        instance,
+        network_info=None,
+        block_device_info=None,
+        destroy_disks: bool = True,
+    ) -> None:
+        with self._lock:
+            if self._guests.pop(instance.uuid, None) is None:
+                LOG.debug("Instance %s was not on this fake host", instance.uuid)
+
+    def _guest(self, instance) -> FakeGuest:
+        with self._lock:
+            guest = self._guests.get(instance.uuid)
+        if guest is None:
+            raise exception.InstanceNotFound(instance_id=instance.uuid)
+        return guest
+
+    def _set_state(self, instance, state: int) -> None:
+        self._guest(instance).state = state
+
+    def get_info(self, instance, use_cache: bool = True) -> driver.InstanceInfo:
+        guest = self._guest(instance)
+        return driver.InstanceInfo(state=guest.state, internal_id=guest.name)
+
+    def power_off(self, instance, timeout: int = 0, retry_interval: int = 0) -> None:
+        self._set_state(instance, power_state.SHUTDOWN)
+
+    def power_on(self, context, instance, network_info, block_device_info=None):
+        self._set_state(instance, power_state.RUNNING)
+
+    def reboot(
+        self, context, instance, network_info, reboot_type, block_device_info=None
+    ) -> None:
+        self._set_state(instance, power_state.RUNNING)
+
+    def pause(self, instance) -> None:
+        self._set_state(instance, power_state.PAUSED)
+
+    def unpause(self, instance) -> None:
+        self._set_state(instance, power_state.RUNNING)
+
+    def suspend(self, context, instance) -> None:
+        self._set_state(instance, power_state.SUSPENDED)
+
+    def resume(self, context, instance, network_info, block_device_info=None):
+        self._set_state(instance, power_state.RUNNING)
+
+    def get_console_output(self, context, instance) -> str:
+        self._guest(instance)
+        return "FAKE CONSOLE OUTPUT\n"
+
+    def get_vnc_console(self, context, instance) -> driver.ConsoleVNC:
+        self._guest(instance)
+        return driver.ConsoleVNC(host=CONF.my_ip, port=6969)

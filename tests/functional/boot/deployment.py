@@ -1,0 +1,345 @@
+"""A small deployment of our daemons, as separate processes, for boot tests.
+
+The test process plays nova-api: it holds the API-level configuration
+(API database, cell0, the API-level vhost) and writes build requests the
+way ``nova/compute/api.py`` does. The superconductor, scheduler, cell1
+conductor and computes run as ``python -m nova.cmd.<daemon>`` processes
+with configuration files laid out as the deployment contract describes:
+``nova.conf`` for API-level services, ``nova-cell1.conf`` for the cell,
+``nova-compute-<host>.conf`` layered after it per compute host.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from oslo_utils import uuidutils
+
+import nova.conf
+from nova import context as nova_context
+from nova import objects
+from nova.compute import power_state, task_states, vm_states
+from nova.conductor import api as conductor_api
+from nova.db import migration
+
+CONF = nova.conf.CONF
+REPO = Path(__file__).resolve().parents[3]
+
+
+def render(sections: dict[str, dict[str, Any]]) -> str:
+    lines = []
+    for section, options in sections.items():
+        lines.append(f"[{section}]")
+        lines += [f"{key} = {value}" for key, value in options.items()]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def wait_for(
+    predicate: Callable[[], Any], timeout: float, what: str, interval: float = 0.2
+):
+    """Poll until ``predicate()`` is truthy; return its value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(interval)
+
+
+@dataclasses.dataclass
+class Deployment:
+    directory: Path
+    api_db: str
+    cell0_db: str
+    cell1_db: str
+    api_transport_url: str
+    cell1_transport_url: str
+    placement_endpoint: str
+    # Small timings so that heartbeats and down detection fit a test.
+    report_interval: int = 1
+    service_down_time: int = 4
+    processes: dict[str, subprocess.Popen] = dataclasses.field(default_factory=dict)
+
+    # -- configuration ------------------------------------------------------
+
+    def _common(self) -> dict[str, dict[str, Any]]:
+        return {
+            "placement": {
+                "auth_type": "admin_token",
+                "token": "admin:admin",
+                "endpoint_override": self.placement_endpoint,
+            },
+        }
+
+    def _default(self, transport_url: str) -> dict[str, Any]:
+        return {
+            "transport_url": transport_url,
+            "report_interval": self.report_interval,
+            "service_down_time": self.service_down_time,
+            "graceful_shutdown_timeout": 10,
+            "debug": True,
+        }
+
+    def write_configs(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        (self.directory / "nova.conf").write_text(
+            render(
+                {
+                    "DEFAULT": self._default(self.api_transport_url),
+                    "api_database": {"connection": self.api_db},
+                    "database": {"connection": self.cell0_db},
+                    "scheduler": {"discover_hosts_in_cells_interval": 1},
+                    **self._common(),
+                }
+            )
+        )
+        (self.directory / "nova-cell1.conf").write_text(
+            render(
+                {
+                    "DEFAULT": self._default(self.cell1_transport_url),
+                    "database": {"connection": self.cell1_db},
+                    **self._common(),
+                }
+            )
+        )
+
+    def compute_config(self, host: str, **fake_driver) -> Path:
+        path = self.directory / f"nova-compute-{host}.conf"
+        path.write_text(
+            render(
+                {
+                    "DEFAULT": {
+                        "host": host,
+                        "compute_driver": "fake.FakeDriver",
+                        "update_resources_interval": 2,
+                        "reserved_host_memory_mb": 0,
+                    },
+                    "fake_driver": fake_driver,
+                }
+            )
+        )
+        return path
+
+    def configure_api(self) -> None:
+        """This process's configuration: that of nova-api."""
+        CONF.set_override("transport_url", self.api_transport_url)
+        CONF.set_override("connection", self.api_db, group="api_database")
+        CONF.set_override("connection", self.cell0_db, group="database")
+        CONF.set_override("service_down_time", self.service_down_time)
+
+    def create_databases(self) -> None:
+        migration.db_sync("api", self.api_db)
+        migration.db_sync("main", self.cell0_db)
+        migration.db_sync("main", self.cell1_db)
+        context = nova_context.get_admin_context()
+        objects.CellMapping(
+            context,
+            uuid=objects.CellMapping.CELL0_UUID,
+            name="cell0",
+            transport_url="none:///",
+            database_connection=self.cell0_db,
+        ).create()
+        cell1 = objects.CellMapping(
+            context,
+            uuid=uuidutils.generate_uuid(),
+            name="cell1",
+            transport_url=self.cell1_transport_url,
+            database_connection=self.cell1_db,
+        )
+        cell1.create()
+        self.cell1 = cell1
+
+    # -- processes ----------------------------------------------------------
+
+    def start(self, name: str, daemon: str, *config_files: Path) -> None:
+        args = [sys.executable, "-m", f"nova.cmd.{daemon}"]
+        for path in config_files:
+            args += ["--config-file", str(path)]
+        args += ["--log-file", str(self.directory / f"{name}.log")]
+        env = dict(os.environ, PYTHONPATH=str(REPO))
+        with open(self.directory / f"{name}.stderr", "wb") as stderr:
+            self.processes[name] = subprocess.Popen(
+                args,
+                cwd=self.directory,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+            )
+
+    def start_all(self, compute_hosts: list[str], **fake_driver) -> None:
+        api_conf = self.directory / "nova.conf"
+        cell_conf = self.directory / "nova-cell1.conf"
+        self.start("superconductor", "conductor", api_conf)
+        self.start("scheduler", "scheduler", api_conf)
+        self.start("cell1-conductor", "conductor", cell_conf)
+        for host in compute_hosts:
+            self.start(
+                host, "compute", cell_conf, self.compute_config(host, **fake_driver)
+            )
+
+    def stop(self, name: str, timeout: float = 30) -> int:
+        """SIGTERM the process and return its exit status."""
+        process = self.processes[name]
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+                raise AssertionError(f"{name} did not stop within {timeout}s") from None
+        return process.returncode
+
+    def stop_all(self, timeout: float = 30) -> None:
+        """SIGTERM every process at once, then wait for them (each takes a
+        few seconds to leave its queue)."""
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+    def assert_running(self) -> None:
+        for name, process in self.processes.items():
+            if process.poll() is not None:
+                raise AssertionError(
+                    f"{name} exited with {process.returncode}:\n" + self.log_tail(name)
+                )
+
+    def log_tail(self, name: str, lines: int = 40) -> str:
+        text = []
+        for suffix in (".stderr", ".log"):
+            path = self.directory / f"{name}{suffix}"
+            if path.exists():
+                text += path.read_text(errors="replace").splitlines()[-lines:]
+        return "\n".join(text)
+
+    # -- what nova-api does -------------------------------------------------
+
+    def boot(self, context, flavor, count: int = 1, name: str = "server") -> list[str]:
+        """Accept ``count`` servers of ``flavor`` as nova-api does and hand
+        them to the superconductor; returns their uuids."""
+        image = {"id": uuidutils.generate_uuid(), "name": "cirros", "properties": {}}
+        reservation_id = "r-" + uuidutils.generate_uuid()[:8]
+        build_requests, request_specs = [], []
+        for index in range(count):
+            uuid = uuidutils.generate_uuid()
+            instance = objects.Instance(
+                context,
+                uuid=uuid,
+                project_id=context.project_id,
+                user_id=context.user_id,
+                display_name=f"{name}-{index + 1}",
+                hostname=f"{name}-{index + 1}",
+                image_ref=image["id"],
+                flavor=flavor,
+                old_flavor=None,
+                new_flavor=None,
+                instance_type_id=flavor.id,
+                memory_mb=flavor.memory_mb,
+                vcpus=flavor.vcpus,
+                root_gb=flavor.root_gb,
+                ephemeral_gb=flavor.ephemeral_gb,
+                vm_state=vm_states.BUILDING,
+                task_state=task_states.SCHEDULING,
+                power_state=power_state.NOSTATE,
+                launch_index=index,
+                reservation_id=reservation_id,
+                metadata={},
+                system_metadata={},
+                info_cache=objects.InstanceInfoCache(
+                    instance_uuid=uuid, network_info=[]
+                ),
+                tags=objects.TagList.from_names(context, uuid, []),
+            )
+            build_request = objects.BuildRequest(
+                context,
+                instance=instance,
+                block_device_mappings=objects.BlockDeviceMappingList(objects=[]),
+                tags=objects.TagList.from_names(context, uuid, []),
+            )
+            build_request.create()
+            spec = objects.RequestSpec.from_components(
+                context, uuid, image, flavor, project_id=context.project_id
+            )
+            spec.num_instances = count
+            spec.create()
+            objects.InstanceMapping(
+                context,
+                instance_uuid=uuid,
+                project_id=context.project_id,
+                user_id=context.user_id,
+                cell_mapping=None,
+            ).create()
+            build_requests.append(build_request)
+            request_specs.append(spec)
+        conductor_api.ComputeTaskAPI().schedule_and_build_instances(
+            context,
+            build_requests=build_requests,
+            request_specs=request_specs,
+            image=image,
+            admin_password="secret",
+            injected_files=[],
+            requested_networks=None,
+            block_device_mapping=None,
+        )
+        return [br.instance_uuid for br in build_requests]
+
+    def find_instance(self, context, uuid: str):
+        """(cell mapping, instance) once the instance is in a cell, else None."""
+        mapping = objects.InstanceMapping.get_by_instance_uuid(context, uuid)
+        if mapping.cell_mapping is None:
+            return None
+        with nova_context.target_cell(
+            context.elevated(read_deleted="yes"), mapping.cell_mapping
+        ) as cctxt:
+            try:
+                return mapping.cell_mapping, objects.Instance.get_by_uuid(
+                    cctxt, uuid, expected_attrs=["fault", "flavor"]
+                )
+            except Exception:
+                return None
+
+    def wait_for_states(
+        self, context, uuids: list[str], states: set[str], timeout: float = 60
+    ) -> dict[str, Any]:
+        """uuid -> (cell, instance) once every instance is in one of ``states``."""
+
+        def settled():
+            self.assert_running()
+            found = {uuid: self.find_instance(context, uuid) for uuid in uuids}
+            if all(f is not None and f[1].vm_state in states for f in found.values()):
+                return found
+            return None
+
+        return wait_for(settled, timeout, f"instances to reach {states}")
+
+    def delete(self, context, uuid: str) -> None:
+        """Delete an instance that is on a host, as nova-api does."""
+        from nova.compute import rpcapi as compute_rpcapi
+
+        cell, instance = self.find_instance(context, uuid)
+        with nova_context.target_cell(context, cell) as cctxt:
+            instance = objects.Instance.get_by_uuid(cctxt, uuid)
+            objects.InstanceAction.action_start(
+                cctxt, uuid, "delete", want_result=False
+            )
+            instance.task_state = task_states.DELETING
+            instance.save(expected_task_state=[None])
+            compute_rpcapi.ComputeAPI().terminate_instance(cctxt, instance, None)
