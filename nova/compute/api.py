@@ -174,12 +174,11 @@ class API:
 
     @staticmethod
     def host_zones(context) -> dict[str, str]:
-        """host -> availability zone, for hosts in zoned aggregates."""
-        # The aggregate query is the service object's; hosts outside every
-        # zoned aggregate are in the default zone.
-        from nova.objects.service import _compute_host_zones
+        """host -> availability zone, for hosts in zoned aggregates (the
+        others are in the default zone)."""
+        from nova.objects.service import compute_host_availability_zones
 
-        return _compute_host_zones(context)
+        return compute_host_availability_zones(context)
 
     @staticmethod
     def service_is_up(service) -> bool:
@@ -632,6 +631,9 @@ class API:
 
         :raises MarkerNotFound: the marker is no server of the caller's.
         """
+        # The same total order as the cells' (uuid breaks ties), so a marker
+        # finds its place among build requests created in the same second.
+        sort_keys, sort_dirs = instance_list.normalize_sort(sort_keys, sort_dirs)
         try:
             build_requests = objects.BuildRequestList.get_by_filters(
                 context, filters, limit, marker, sort_keys, sort_dirs
