@@ -88,9 +88,33 @@ class _UserTokenPlugin(ks_plugin.BaseAuthPlugin):
                         None,
                     ):
                         continue
-                    if wanted is None or endpoint.get("interface") == wanted:
-                        return endpoint.get("url")
+                    url = _endpoint_url(endpoint, wanted)
+                    if url:
+                        return url
         return None
+
+
+def _endpoint_url(endpoint: dict[str, Any], interface: str | None) -> str | None:
+    """The URL of ``endpoint`` for ``interface`` (any if None).
+
+    keystonemiddleware's X-Service-Catalog holds v3 catalogs normalized to
+    the v2 shape: one entry per region with ``publicURL``, ``internalURL``,
+    ``adminURL``; a v3 entry has ``interface`` and ``url``. Both are read.
+    """
+    if "url" in endpoint:
+        if interface is None or endpoint.get("interface") == interface:
+            return endpoint["url"]
+        return None
+    if interface is None:
+        return next(
+            (
+                endpoint[f"{i}URL"]
+                for i in ("public", "internal", "admin")
+                if endpoint.get(f"{i}URL")
+            ),
+            None,
+        )
+    return endpoint.get(f"{interface}URL")
 
 
 _session = None

@@ -62,6 +62,40 @@ def test_user_token_plugin_finds_endpoints_in_the_users_catalog():
     )
 
 
+# What keystonemiddleware puts in X-Service-Catalog for a v3 token.
+NORMALIZED_CATALOG = [
+    {
+        "type": "image",
+        "name": "glance",
+        "endpoints": [
+            {
+                "region": "R1",
+                "publicURL": "http://public:9292",
+                "internalURL": "http://internal:9292",
+            }
+        ],
+    },
+]
+
+
+def test_user_token_plugin_reads_keystonemiddlewares_normalized_catalog():
+    plugin = glance._UserTokenPlugin("token", NORMALIZED_CATALOG)
+    assert (
+        plugin.get_endpoint(
+            None,
+            service_type="image",
+            interface=["internal", "public"],
+            region_name="R1",
+        )
+        == "http://internal:9292"
+    )
+    assert plugin.get_endpoint(None, service_type="image", interface="public") == (
+        "http://public:9292"
+    )
+    assert plugin.get_endpoint(None, service_type="image", interface="admin") is None
+    assert plugin.get_endpoint(None, service_type="image", region_name="R2") is None
+
+
 class _Response:
     def __init__(self, status_code, body=None):
         self.status_code = status_code
