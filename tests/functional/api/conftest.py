@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 import requests
 import sqlalchemy as sa
-from keystoneauth1 import loading as ks_loading
+from keystoneauth1 import session as ks_session
+from keystoneauth1.identity import v3
 
 from nova import context as nova_context
 from nova import objects
@@ -302,31 +303,15 @@ def glance_images(openstack_services) -> Images:
 
 @pytest.fixture
 def glance(openstack_services, glance_images, monkeypatch) -> Images:
-    """nova-api reading images with the nova service user's credentials
-    (noauth2 has no user token to pass on)."""
+    """nova-api reading images as the nova service user, as [glance]
+    credentials would make it (noauth2 has no user token to pass on)."""
     user = openstack_services.service_users["nova"]
-    values = {
-        "auth_type": "password",
-        "auth_url": openstack_services.auth_url,
-        "username": user.username,
-        "password": user.password,
-        "project_name": user.project_name,
-        "user_domain_name": user.user_domain_name,
-        "project_domain_name": user.project_domain_name,
-        "region_name": openstack_services.region,
-    }
-    # The password plugin's options exist once a plugin is chosen; they
-    # are registered here so they can be set.
-    CONF.register_opts(
-        ks_loading.get_auth_plugin_conf_options("password"), group="glance"
-    )
-    for name, value in values.items():
-        CONF.set_override(name, value, group="glance")
-    monkeypatch.setattr(glance_api, "_session", None)
-    monkeypatch.setattr(glance_api, "_service_auth", None)
+    auth = v3.Password(**user.auth_kwargs(openstack_services.auth_url))
+    monkeypatch.setattr(glance_api, "_session", ks_session.Session())
+    monkeypatch.setattr(glance_api, "_service_auth", auth)
+    CONF.set_override("region_name", openstack_services.region, group="glance")
     yield glance_images
-    for name in values:
-        CONF.clear_override(name, group="glance")
+    CONF.clear_override("region_name", group="glance")
 
 
 @pytest.fixture
