@@ -46,7 +46,10 @@ def get_transport(url: str | None = None) -> oslo_messaging.Transport:
                 transport = oslo_messaging.get_rpc_transport(
                     CONF, url=url, allowed_remote_exmods=ALLOWED_EXMODS
                 )
-            except oslo_messaging.InvalidTransportURL as exc:
+            except (
+                oslo_messaging.InvalidTransportURL,
+                oslo_messaging.DriverLoadFailure,
+            ) as exc:
                 raise exception.InvalidTransportURL(
                     url=utils.mask_url_password(url) or "[DEFAULT] transport_url",
                     reason=str(exc),
@@ -89,12 +92,15 @@ def get_server(
     transport: oslo_messaging.Transport | None = None,
 ) -> oslo_messaging.rpc.RPCServer:
     """An RPC server dispatching to ``endpoints`` on a thread pool
-    (``[DEFAULT] executor_thread_pool_size`` threads)."""
+    (``[DEFAULT] executor_thread_pool_size`` threads).
+
+    oslo.messaging's threading executor is its default (and soon only)
+    one; naming it explicitly is deprecated.
+    """
     return oslo_messaging.get_rpc_server(
         transport or get_transport(),
         target,
         endpoints,
-        executor="threading",
         serializer=RequestContextSerializer(),
         access_policy=oslo_messaging.DefaultRPCAccessPolicy,
     )

@@ -34,10 +34,4 @@ def register_all() -> None:
     import importlib
 
     for name in OBJECT_MODULES:
-        try:
-            importlib.import_module(f"nova.objects.{name}")
-        except ModuleNotFoundError as exc:
-            # flavor.py is written alongside nova-api; until it lands the
-            # objects referring to Flavor still load, by name.
-            if exc.name != f"nova.objects.{name}":
-                raise
+        importlib.import_module(f"nova.objects.{name}")

@@ -62,6 +62,9 @@ class BuildRequest(base.NovaTimestampObject, base.NovaObject):
         obj.tags = base.obj_from_json(context, db_row.tags) or TagList.from_names(
             context, db_row.instance_uuid, []
         )
+        # Listing and showing a not-yet-built server shows its tags.
+        obj.instance.tags = obj.tags
+        obj.instance.obj_reset_changes(["tags"])
         obj._context = context
         obj.obj_reset_changes()
         return obj

@@ -208,7 +208,7 @@ class Instance(base.NovaPersistentObject, base.NovaObject):
         for attr, value in (optional or {}).items():
             setattr(obj, attr, value)
         obj._context = context
-        obj.obj_reset_changes()
+        obj.obj_reset_changes(recursive=True)
         return obj
 
     @staticmethod
@@ -510,9 +510,7 @@ class Instance(base.NovaPersistentObject, base.NovaObject):
                 )
         if "updated_at" not in changes and (columns or checking):
             self.updated_at = now
-        self.obj_reset_changes()
-        if "info_cache" in self and self.info_cache is not None:
-            self.info_cache.obj_reset_changes()
+        self.obj_reset_changes(recursive=True)
 
     def _raise_save_conflict(self, session, expected_vm_state, expected_task_state):
         current = session.execute(

@@ -12,8 +12,11 @@ from nova.objects import base
 
 @base.NovaObjectRegistry.register
 class SchedulerLimits(base.NovaObject):
-    """Oversubscription limits a host enforces on a build (unused by the
-    Placement-era resource tracker, kept for the build RPC's shape)."""
+    """Limits a host must respect for one build (None: no limit).
+
+    Placement enforces capacity now; the object stays in selections so the
+    build RPC keeps upstream's shape.
+    """
 
     # Version 1.0: Initial version
     VERSION = "1.0"

@@ -1,1 +1,4 @@
+# Before anything imports oslo.messaging: nova.conf makes oslo.service
+# settle on native threads, as every nova process does.
+import nova.conf  # noqa: F401
 from tests.fixtures.rabbitmq import make_vhost, transport_url  # noqa: F401

@@ -1,0 +1,3 @@
+# Before anything imports oslo.messaging: nova.conf makes oslo.service
+# settle on native threads, as every nova process does.
+import nova.conf  # noqa: F401

@@ -1,0 +1,63 @@
+"""The fake virt driver."""
+
+import pytest
+
+from nova import exception, objects
+from nova.compute import power_state
+from nova.virt import driver, fake
+
+objects.register_all()
+
+
+def _instance():
+    return objects.Instance(
+        id=1,
+        uuid="66666666-7777-8888-9999-000000000000",
+        flavor=objects.Flavor(vcpus=2, memory_mb=256, root_gb=1, ephemeral_gb=1),
+    )
+
+
+def test_loads_by_upstream_name():
+    assert isinstance(driver.load_compute_driver("fake.FakeDriver"), fake.FakeDriver)
+    with pytest.raises(exception.DriverNotConfigured):
+        driver.load_compute_driver(None)
+    with pytest.raises(exception.ClassNotFound):
+        driver.load_compute_driver("nosuch.Driver")
+
+
+def test_guest_lifecycle():
+    virt = fake.FakeDriver()
+    virt.init_host("h1")
+    instance = _instance()
+    virt.spawn(None, instance, None, [], "pw", {})
+    assert virt.list_instances() == ["instance-00000001"]
+    assert virt.get_info(instance).state == power_state.RUNNING
+    for action, state in (
+        (lambda: virt.power_off(instance), power_state.SHUTDOWN),
+        (lambda: virt.power_on(None, instance, []), power_state.RUNNING),
+        (lambda: virt.pause(instance), power_state.PAUSED),
+        (lambda: virt.unpause(instance), power_state.RUNNING),
+        (lambda: virt.suspend(None, instance), power_state.SUSPENDED),
+        (lambda: virt.resume(None, instance, []), power_state.RUNNING),
+        (lambda: virt.reboot(None, instance, [], "HARD"), power_state.RUNNING),
+    ):
+        action()
+        assert virt.get_info(instance).state == state
+    assert "FAKE CONSOLE OUTPUT" in virt.get_console_output(None, instance)
+    assert virt.get_vnc_console(None, instance).port
+    virt.destroy(None, instance)
+    virt.destroy(None, instance)
+    with pytest.raises(exception.InstanceNotFound):
+        virt.get_info(instance)
+
+
+def test_resources_follow_configuration_and_guests():
+    virt = fake.FakeDriver()
+    virt.init_host("h1")
+    virt.spawn(None, _instance(), None, [], None, {})
+    [node] = virt.get_available_nodes()
+    resources = virt.get_available_resource(node)
+    assert node == "h1" and resources["hypervisor_hostname"] == "h1"
+    assert (resources["vcpus"], resources["memory_mb"]) == (1000, 800000)
+    assert (resources["vcpus_used"], resources["local_gb_used"]) == (2, 2)
+    assert ["x86_64", "fake", "hvm"] in resources["supported_instances"]
