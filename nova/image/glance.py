@@ -151,8 +151,10 @@ def _versioned(url: str) -> str:
 class GlanceImageAPI(api.ImageAPI):
     def _adapter(self, context) -> ks_adapter.Adapter:
         session, service_auth = _session_and_service_auth()
+        # Only Keystone-authenticated requests carry a user token (noauth2
+        # never passes one on).
         token = getattr(context, "auth_token", None)
-        if token and CONF.api.auth_strategy == "keystone":
+        if token:
             auth = _UserTokenPlugin(token, getattr(context, "service_catalog", []))
         else:
             auth = service_auth
