@@ -1,40 +1,35 @@
 """Our own daemons and one-time commands, declared for the launcher to run.
 
-The launcher runs exactly what :data:`NOVA_SETUP_COMMANDS` and
-:data:`NOVA_DAEMONS` declare, in order. Both are empty until the programs
-exist; making one part of every deployment is one entry, for example::
+The launcher runs exactly what this module declares, in order:
 
-    NOVA_SETUP_COMMANDS = (
-        NovaSetupCommand("api-db-sync", "nova-manage", ConfigRole.API,
-                         ("api_db", "sync")),
-        NovaSetupCommand("map-cell0", "nova-manage", ConfigRole.API,
-                         ("cell_v2", "map_cell0")),
-        NovaSetupCommand("create-cell1", "nova-manage", ConfigRole.API,
-                         ("cell_v2", "create_cell", "--name", "cell1",
-                          "--transport-url", "{cell1_transport_url}",
-                          "--database_connection", "{cell1_database_url}")),
-        NovaSetupCommand("cell-db-sync", "nova-manage", ConfigRole.API,
-                         ("db", "sync")),
-    )
-
-    NOVA_DAEMONS = (
-        NovaDaemon("nova-api", "nova-api", ConfigRole.API,
-                   probe=lambda urls: HttpProbe(urls.compute_root),
-                   port="nova_api"),
-        NovaDaemon("nova-scheduler", "nova-scheduler", ConfigRole.API),
-        NovaDaemon("nova-conductor", "nova-conductor", ConfigRole.API),
-        NovaDaemon("nova-cell1-conductor", "nova-conductor", ConfigRole.CELL),
-        NovaDaemon("nova-compute", "nova-compute", ConfigRole.COMPUTE),
-    )
+* :data:`NOVA_SETUP_COMMANDS` once each (a marker in the state directory
+  remembers), before any daemon starts: the databases' schemas and the cell
+  mappings, as an operator would run ``nova-manage``;
+* :data:`NOVA_DAEMONS`, group by group: the API-level services (nova-api,
+  nova-scheduler, the superconductor), then cell1's conductor, then one
+  nova-compute per compute host; each group must be ready before the next
+  starts;
+* :data:`NOVA_POST_START_COMMANDS` on every start, once every daemon is
+  ready: ``nova-manage cell_v2 discover_hosts`` maps the compute hosts that
+  just registered, so the cloud can boot servers as soon as ``start``
+  returns (the scheduler's periodic discovery would get there within
+  ``[scheduler] discover_hosts_in_cells_interval`` seconds anyway).
 
 A daemon's role picks its configuration files (see
-:mod:`nova.launcher.nova_config`): ``API`` gets ``nova.conf``; ``CELL`` gets
-``nova-cell1.conf``; ``COMPUTE`` is run once per compute host with
-``nova-cell1.conf`` then ``nova-compute-<n>.conf`` and is named
+:mod:`nova.launcher.nova_config`), as the deployment contract lays out:
+``API`` gets ``nova.conf`` (``[api_database]``, ``[database]`` → cell0, the
+API-level vhost) — with it nova-conductor is the superconductor; ``CELL``
+gets ``nova-cell1.conf`` (``[database]`` → cell1, cell1's vhost) — with it
+nova-conductor is cell1's conductor; ``COMPUTE`` is run once per compute host
+with ``nova-cell1.conf`` then ``nova-compute-<n>.conf`` and is named
 ``<name>-<n>``. Every daemon also gets ``--log-file <state>/logs/<name>.log``.
-Setup commands run once each (a marker in the state directory remembers),
-with the role's configuration file, before any daemon starts; ``{…}``
-placeholders in their arguments are filled from :class:`SetupContext`.
+``{…}`` placeholders in a command's arguments are filled from
+:class:`SetupContext`.
+
+Readiness: nova-api when ``GET /v2.1`` answers; the RPC daemons when their
+log says they consume their topic (:data:`RPC_READY_LINE`, written by
+:mod:`nova.service` after the service record exists and, for a compute, its
+compute node and resource provider).
 """
 
 from __future__ import annotations
@@ -43,7 +38,7 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from nova.launcher.probes import AliveProbe, ReadinessProbe
+from nova.launcher.probes import AliveProbe, HttpProbe, ReadinessProbe
 
 
 class ConfigRole(enum.Enum):
@@ -83,7 +78,7 @@ class NovaDaemon:
     """One of our long-running programs, as the launcher should run it.
 
     ``probe`` builds the readiness probe from the deployment's URLs (default:
-    alive for a few seconds). ``port`` names the field of
+    alive for a few seconds; see also ``ready_log_line``). ``port`` names the field of
     :class:`~nova.launcher.settings.Ports` the daemon binds, so a taken port
     is reported before anything starts.
     """
@@ -94,6 +89,9 @@ class NovaDaemon:
     probe: Callable[[NovaUrls], ReadinessProbe] = _alive
     port: str | None = None
     extra_args: tuple[str, ...] = field(default=())
+    ready_log_line: str | None = None
+    """If set, the daemon is ready once its ``--log-file`` shows this text
+    (written after it started); ``probe`` is then not used."""
 
 
 @dataclass(frozen=True)
@@ -110,8 +108,76 @@ class NovaSetupCommand:
         return tuple(arg.format(**values) for arg in self.args)
 
 
-NOVA_SETUP_COMMANDS: tuple[NovaSetupCommand, ...] = ()
+def _compute_api(urls: NovaUrls) -> ReadinessProbe:
+    return HttpProbe(urls.compute_api)
+
+
+RPC_READY_LINE = "consuming topic"
+"""What :mod:`nova.service` logs once a daemon serves its RPC topic."""
+
+NOVA_SETUP_COMMANDS: tuple[NovaSetupCommand, ...] = (
+    NovaSetupCommand("api-db-sync", "nova-manage", ConfigRole.API, ("api_db", "sync")),
+    # Without --database_connection upstream derives cell0's URL from
+    # [database] by appending "_cell0"; ours already names cell0.
+    NovaSetupCommand(
+        "map-cell0",
+        "nova-manage",
+        ConfigRole.API,
+        ("cell_v2", "map_cell0", "--database_connection", "{cell0_database_url}"),
+    ),
+    NovaSetupCommand(
+        "create-cell1",
+        "nova-manage",
+        ConfigRole.API,
+        (
+            "cell_v2",
+            "create_cell",
+            "--name",
+            "cell1",
+            "--transport-url",
+            "{cell1_transport_url}",
+            "--database_connection",
+            "{cell1_database_url}",
+        ),
+    ),
+    # Without --local_cell: cell0, then every mapped cell (cell1).
+    NovaSetupCommand("cell-db-sync", "nova-manage", ConfigRole.API, ("db", "sync")),
+)
 """One-time commands run before the daemons, in order."""
 
-NOVA_DAEMONS: tuple[NovaDaemon, ...] = ()
+NOVA_DAEMONS: tuple[NovaDaemon, ...] = (
+    NovaDaemon("nova-api", "nova-api", ConfigRole.API, _compute_api, "nova_api"),
+    NovaDaemon(
+        "nova-scheduler",
+        "nova-scheduler",
+        ConfigRole.API,
+        ready_log_line=RPC_READY_LINE,
+    ),
+    # With [api_database] set: the superconductor.
+    NovaDaemon(
+        "nova-conductor",
+        "nova-conductor",
+        ConfigRole.API,
+        ready_log_line=RPC_READY_LINE,
+    ),
+    NovaDaemon(
+        "nova-cell1-conductor",
+        "nova-conductor",
+        ConfigRole.CELL,
+        ready_log_line=RPC_READY_LINE,
+    ),
+    NovaDaemon(
+        "nova-compute",
+        "nova-compute",
+        ConfigRole.COMPUTE,
+        ready_log_line=RPC_READY_LINE,
+    ),
+)
 """Our daemons in start order (API-level, then cell, then computes)."""
+
+NOVA_POST_START_COMMANDS: tuple[NovaSetupCommand, ...] = (
+    NovaSetupCommand(
+        "discover-hosts", "nova-manage", ConfigRole.API, ("cell_v2", "discover_hosts")
+    ),
+)
+"""Commands run on every start once every daemon is ready, in order."""

@@ -21,6 +21,7 @@ from typing import TextIO
 
 from nova.launcher.daemons import (
     NOVA_DAEMONS,
+    NOVA_POST_START_COMMANDS,
     NOVA_SETUP_COMMANDS,
     NovaDaemon,
     NovaSetupCommand,
@@ -56,6 +57,7 @@ class Deployment:
         daemons: Sequence[NovaDaemon] = NOVA_DAEMONS,
         setup_commands: Sequence[NovaSetupCommand] = NOVA_SETUP_COMMANDS,
         vhosts: RabbitVhosts | None = None,
+        post_start_commands: Sequence[NovaSetupCommand] = NOVA_POST_START_COMMANDS,
     ) -> None:
         self.state = StateDir(state_dir)
         self.out = out
@@ -76,6 +78,7 @@ class Deployment:
         self._daemons = tuple(daemons)
         self._setup_commands = tuple(setup_commands)
         self._vhosts = vhosts
+        self._post_start_commands = tuple(post_start_commands)
 
     @classmethod
     def open(cls, state_dir: Path | str, out: TextIO | None = sys.stdout) -> Deployment:
@@ -95,6 +98,7 @@ class Deployment:
             daemons=self._daemons,
             setup_commands=self._setup_commands,
             vhosts=self._vhosts,
+            post_start_commands=self._post_start_commands,
         )
         return upstream, nova
 
@@ -159,6 +163,7 @@ class Deployment:
                     raise error
             nova.run_setup_commands()
             nova.start_daemons()
+            nova.run_post_start_commands()
         except BaseException:
             progress.line("start failed; stopping what was started (logs are kept)")
             self.stop(quiet=True)

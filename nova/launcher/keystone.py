@@ -20,7 +20,7 @@ from nova.launcher.files import write_file
 from nova.launcher.gunicorn import GunicornApp
 from nova.launcher.ini import render_ini
 from nova.launcher.ports import LOOPBACK
-from nova.launcher.probes import HttpProbe
+from nova.launcher.probes import KeystoneTokenProbe
 from nova.launcher.process import ProcessSpec
 from nova.launcher.progress import Progress
 from nova.launcher.state import StateDir
@@ -181,7 +181,9 @@ class Keystone:
 
     def process_spec(self) -> ProcessSpec:
         return self.gunicorn().process_spec(
-            probe=HttpProbe(self.url),
+            probe=KeystoneTokenProbe(
+                self.url, ADMIN_USER, self.admin_password, ADMIN_PROJECT, DOMAIN
+            ),
             config_files=(self.config_path,),
             service_logs=(self.state.log(self.name),),
         )

@@ -3,7 +3,7 @@
 Databases ``<name>_nova_api``, ``<name>_nova_cell0``, ``<name>_nova_cell1``
 and RabbitMQ vhosts ``/nova-<name>`` (API level) and ``/nova-<name>-cell1``
 are created idempotently; the configuration files are rewritten on every
-start; then the declared setup commands and daemons
+start; then the declared setup commands, daemons and post-start commands
 (:mod:`nova.launcher.daemons`) run.
 """
 
@@ -17,6 +17,7 @@ from pathlib import Path
 from nova.launcher.commands import run_command, venv_script
 from nova.launcher.daemons import (
     NOVA_DAEMONS,
+    NOVA_POST_START_COMMANDS,
     NOVA_SETUP_COMMANDS,
     ConfigRole,
     NovaDaemon,
@@ -27,6 +28,7 @@ from nova.launcher.daemons import (
 from nova.launcher.databases import Databases, databases_for
 from nova.launcher.nova_config import NovaConfigFiles
 from nova.launcher.ports import LOOPBACK
+from nova.launcher.probes import LogLineProbe
 from nova.launcher.process import ProcessSpec, SupervisedProcess
 from nova.launcher.progress import Progress
 from nova.launcher.rabbitmq import RabbitVhosts, broker_user, transport_url
@@ -49,12 +51,14 @@ class NovaServices:
         daemons: Sequence[NovaDaemon] = NOVA_DAEMONS,
         setup_commands: Sequence[NovaSetupCommand] = NOVA_SETUP_COMMANDS,
         vhosts: RabbitVhosts | None = None,
+        post_start_commands: Sequence[NovaSetupCommand] = NOVA_POST_START_COMMANDS,
     ) -> None:
         self.state = state
         self.settings = settings
         self.progress = progress or Progress(None)
         self.daemons = tuple(daemons)
         self.setup_commands = tuple(setup_commands)
+        self.post_start_commands = tuple(post_start_commands)
         self.vhosts = vhosts or RabbitVhosts()
         self.databases: Databases = databases_for(
             settings.db, settings.db_url, state.db
@@ -73,6 +77,7 @@ class NovaServices:
             api_port=settings.ports.nova_api,
             metadata_port=settings.ports.nova_metadata,
             computes=settings.computes,
+            options=settings.nova_options,
         )
         self.urls = NovaUrls(
             compute_root=f"http://{LOOPBACK}:{settings.ports.nova_api}/",
@@ -150,6 +155,11 @@ class NovaServices:
                 run_command(self.setup_argv(command), self.state.log("nova-setup"))
             self.state.mark_step(marker)
 
+    def run_post_start_commands(self) -> None:
+        for command in self.post_start_commands:
+            with self.progress.step(f"nova: {command.name}"):
+                run_command(self.setup_argv(command), self.state.log("nova-setup"))
+
     # -- daemons ----------------------------------------------------------------
 
     def _spec(
@@ -165,7 +175,11 @@ class NovaServices:
             argv=tuple(argv),
             cwd=self.state.service("nova"),
             config_files=tuple(Path(config) for config in configs),
-            probe=daemon.probe(self.urls),
+            probe=(
+                LogLineProbe.from_now(log_file, daemon.ready_log_line)
+                if daemon.ready_log_line
+                else daemon.probe(self.urls)
+            ),
             service_logs=(log_file,),
         )
 
@@ -199,13 +213,20 @@ class NovaServices:
 
     def start_daemons(self) -> None:
         """Start the daemons group by group (consecutive daemons of one
-        role start together, then all must be ready before the next group)."""
+        role start together, then all must be ready before the next group).
+        Daemons already running (a resumed deployment) are left alone."""
         by_role = groupby(self.specs(), key=lambda item: item[0])
         for role, group in by_role:
             processes = [
-                SupervisedProcess(spec, self.state.run, self.state.logs)
+                process
                 for _, spec in group
+                for process in [
+                    SupervisedProcess(spec, self.state.run, self.state.logs)
+                ]
+                if not process.is_running()
             ]
+            if not processes:
+                continue
             with self.progress.step(
                 f"nova: {role.value} daemons ready "
                 f"({', '.join(p.name for p in processes)})"

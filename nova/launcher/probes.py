@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import http.client
+import json
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 # The probed services are on loopback: never go through an HTTP proxy.
@@ -66,3 +68,99 @@ class AliveProbe:
 
     def check(self, age: float) -> bool:
         return age >= self.seconds
+
+
+@dataclass(frozen=True)
+class LogLineProbe:
+    """Ready once ``text`` appears in the log file ``path`` past ``offset``.
+
+    For daemons that serve no HTTP but say in their log when they are ready
+    (ours: "... consuming topic ..."). ``offset`` is the log's size when the
+    process was started, so the line of an earlier run does not count; a log
+    that has since shrunk (rotated, truncated) is read from its start.
+    """
+
+    path: Path
+    text: str
+    offset: int = 0
+
+    @classmethod
+    def from_now(cls, path: Path, text: str) -> LogLineProbe:
+        """A probe that ignores everything already in ``path``."""
+        try:
+            offset = path.stat().st_size
+        except FileNotFoundError:
+            offset = 0
+        return cls(path, text, offset)
+
+    def describe(self) -> str:
+        return f"{self.path.name} says {self.text!r}"
+
+    def check(self, age: float) -> bool:
+        try:
+            with self.path.open("rb") as log:
+                size = log.seek(0, 2)
+                log.seek(self.offset if size >= self.offset else 0)
+                return self.text.encode() in log.read()
+        except FileNotFoundError:
+            return False
+
+
+@dataclass(frozen=True)
+class KeystoneTokenProbe:
+    """Ready once Keystone issues a password token and validates it.
+
+    Also warms Keystone up: its policy enforcer is built lazily and not
+    thread-safe, so the first requests that arrive together after a start
+    can see it half-built (403 on ``identity:validate_token``, or a 500
+    ``'Enforcer' object has no attribute '_warning_emitted'``). One
+    sequential validation here builds it before anyone else calls.
+    """
+
+    url: str  # the identity endpoint, .../v3
+    username: str
+    password: str
+    project: str
+    domain: str = "Default"
+    timeout: float = 5.0
+
+    def describe(self) -> str:
+        return f"a token from {self.url} for {self.username}, validated"
+
+    def _call(self, method: str, path: str, headers: dict, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            self.url.rstrip("/") + path,
+            data=data,
+            method=method,
+            headers={"Accept": "application/json", **headers},
+        )
+        with _OPENER.open(request, timeout=self.timeout) as response:
+            return response.status, response.headers
+
+    def check(self, age: float) -> bool:
+        scope = {"project": {"name": self.project, "domain": {"name": self.domain}}}
+        user = {
+            "name": self.username,
+            "password": self.password,
+            "domain": {"name": self.domain},
+        }
+        body = {
+            "auth": {
+                "identity": {"methods": ["password"], "password": {"user": user}},
+                "scope": scope,
+            }
+        }
+        try:
+            status, headers = self._call(
+                "POST", "/auth/tokens", {"Content-Type": "application/json"}, body
+            )
+            token = headers.get("X-Subject-Token")
+            if status != 201 or not token:
+                return False
+            status, _ = self._call(
+                "GET", "/auth/tokens", {"X-Auth-Token": token, "X-Subject-Token": token}
+            )
+            return status == 200
+        except (OSError, http.client.HTTPException):  # HTTPError is an OSError
+            return False

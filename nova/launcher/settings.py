@@ -55,7 +55,9 @@ class DeploymentSettings:
     must differ between deployments that run side by side. ``db`` selects
     where every database lives: a server (``mysql``, ``postgresql``; reached
     through ``db_url``, an administrative URL allowed to create databases)
-    or SQLite files in the state directory.
+    or SQLite files in the state directory. ``nova_options`` (``{section:
+    {option: value}}``) are written into every ``nova.conf`` file of ours
+    over the launcher's own values, e.g. short heartbeats for tests.
     """
 
     name: str = "local"
@@ -67,6 +69,7 @@ class DeploymentSettings:
     admin_password: str = "secret"
     service_passwords: dict[str, str] = field(default_factory=_random_passwords)
     rabbit_url: str = "rabbit://guest:guest@127.0.0.1:5672/"
+    nova_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):

@@ -2,6 +2,7 @@
 files, clouds.yaml and openrc, settings."""
 
 import configparser
+import dataclasses
 import os
 import subprocess
 import urllib.parse
@@ -192,6 +193,24 @@ def test_compute_confs_layer_host_driver_and_state_path(tmp_path):
     assert oct(configs.api_conf.stat().st_mode & 0o777) == "0o600"
 
 
+def test_nova_options_are_laid_over_api_and_cell_files(tmp_path):
+    configs = dataclasses.replace(
+        _nova_configs(tmp_path),
+        options={
+            "DEFAULT": {"report_interval": 1, "service_down_time": 5},
+            "scheduler": {"discover_hosts_in_cells_interval": 7},
+        },
+    )
+    api, cell = _ini(configs.render_api()), _ini(configs.render_cell1())
+    for conf in (api, cell):
+        assert conf["DEFAULT"]["report_interval"] == "1"
+        assert conf["DEFAULT"]["service_down_time"] == "5"
+        assert conf["DEFAULT"]["graceful_shutdown_timeout"] == "10"
+    assert api["DEFAULT"]["transport_url"].endswith("/%2Fnova-x")
+    assert api["scheduler"]["discover_hosts_in_cells_interval"] == "7"
+    assert cell["DEFAULT"]["transport_url"].endswith("/%2Fnova-x-cell1")
+
+
 def test_transport_url_encodes_the_vhost_slash():
     url = transport_url("rabbit://guest:guest@127.0.0.1:5672/", "/nova-x")
     assert url == "rabbit://guest:guest@127.0.0.1:5672/%2Fnova-x"
@@ -227,7 +246,11 @@ def test_clouds_yaml_and_openrc(tmp_path):
 
 def test_settings_round_trip_through_json(tmp_path):
     settings = DeploymentSettings(
-        name="dev_2", db="postgresql", computes=3, ports=Ports().offset(100)
+        name="dev_2",
+        db="postgresql",
+        computes=3,
+        ports=Ports().offset(100),
+        nova_options={"DEFAULT": {"report_interval": 1}},
     )
     assert settings.db_url.startswith("postgresql")
     assert set(settings.service_passwords) == {"placement", "glance", "nova"}

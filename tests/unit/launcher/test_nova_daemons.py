@@ -17,7 +17,7 @@ from nova.launcher.daemons import (
     NovaUrls,
 )
 from nova.launcher.nova_services import NovaServices
-from nova.launcher.probes import AliveProbe, HttpProbe
+from nova.launcher.probes import AliveProbe, HttpProbe, LogLineProbe
 from nova.launcher.settings import DeploymentSettings
 from nova.launcher.state import StateDir
 from nova.launcher.upstream import UpstreamServices
@@ -69,9 +69,80 @@ def _nova(tmp_path, daemons=(), commands=(), computes=2):
     )
 
 
-def test_nothing_is_declared_until_the_daemons_exist():
-    assert declared.NOVA_DAEMONS == ()
-    assert declared.NOVA_SETUP_COMMANDS == ()
+def test_declared_deployment_follows_the_deployment_contract(tmp_path):
+    nova = _nova(
+        tmp_path,
+        daemons=declared.NOVA_DAEMONS,
+        commands=declared.NOVA_SETUP_COMMANDS,
+    )
+    specs = {spec.name: (role, spec) for role, spec in nova.specs()}
+    assert list(specs) == [
+        "nova-api",
+        "nova-scheduler",
+        "nova-conductor",
+        "nova-cell1-conductor",
+        "nova-compute-1",
+        "nova-compute-2",
+    ]
+    api, cell = str(nova.configs.api_conf), str(nova.configs.cell1_conf)
+
+    def config_files(name):
+        argv = specs[name][1].argv
+        return [argv[i + 1] for i, arg in enumerate(argv) if arg == "--config-file"]
+
+    # One nova-conductor binary: superconductor with the API-level file,
+    # cell1's conductor with the cell file.
+    assert specs["nova-conductor"][1].argv[0].endswith("/nova-conductor")
+    assert config_files("nova-conductor") == [api]
+    assert config_files("nova-scheduler") == [api]
+    assert config_files("nova-cell1-conductor") == [cell]
+    assert config_files("nova-compute-1") == [cell, str(nova.configs.compute_conf(1))]
+    assert specs["nova-api"][1].probe.url == "http://127.0.0.1:8774/v2.1"
+    assert isinstance(specs["nova-compute-2"][1].probe, LogLineProbe)
+    assert nova.ports() == {"nova-api": 8774}
+
+
+def test_declared_setup_commands_build_cell0_and_cell1(tmp_path):
+    nova = _nova(tmp_path)
+    argvs = [nova.setup_argv(c)[3:] for c in declared.NOVA_SETUP_COMMANDS]
+    context = nova.setup_context()
+    assert argvs == [
+        ("api_db", "sync"),
+        ("cell_v2", "map_cell0", "--database_connection", context.cell0_database_url),
+        (
+            "cell_v2",
+            "create_cell",
+            "--name",
+            "cell1",
+            "--transport-url",
+            context.cell1_transport_url,
+            "--database_connection",
+            context.cell1_database_url,
+        ),
+        ("db", "sync"),
+    ]
+    assert all(
+        nova.setup_argv(c)[2] == str(nova.configs.api_conf)
+        for c in declared.NOVA_SETUP_COMMANDS
+    )
+    (discover,) = declared.NOVA_POST_START_COMMANDS
+    assert nova.setup_argv(discover)[3:] == ("cell_v2", "discover_hosts")
+
+
+def test_log_line_probe_ignores_earlier_runs(tmp_path):
+    log = tmp_path / "x.log"
+    assert not LogLineProbe.from_now(log, "consuming topic").check(0)
+    log.write_text("old run: consuming topic x\n")
+    probe = LogLineProbe.from_now(log, "consuming topic")
+    assert not probe.check(0)
+    with log.open("a") as handle:
+        handle.write("starting\n")
+    assert not probe.check(0)
+    with log.open("a") as handle:
+        handle.write("nova-compute on h consuming topic compute\n")
+    assert probe.check(0)
+    log.write_text("consuming topic\n")  # truncated: read from the start
+    assert probe.check(0)
 
 
 def test_specs_expand_computes_and_pick_config_files(tmp_path):
@@ -160,3 +231,19 @@ def test_declared_daemons_start_and_stop(tmp_path, fake_daemon):
     assert len(started) == 3
     assert all("--log-file" in argv for argv in started)
     assert os.path.exists(nova.configs.compute_conf(2))
+
+
+def test_running_daemons_are_not_started_again(tmp_path, fake_daemon):
+    def quick(_urls):
+        return AliveProbe(0.3)
+
+    daemons = (NovaDaemon("fake-api", str(fake_daemon), ConfigRole.API, quick),)
+    nova = _nova(tmp_path, daemons=daemons)
+    nova.prepare()
+    try:
+        nova.start_daemons()
+        (first,) = [p.pid() for p in nova.processes()]
+        nova.start_daemons()
+        assert [p.pid() for p in nova.processes()] == [first]
+    finally:
+        nova.stop()
