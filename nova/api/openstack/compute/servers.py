@@ -226,20 +226,25 @@ def _list(req: Request, is_detail: bool):
     return json_response(server_views.index(instances))
 
 
-@validation.query(schemas.index_query, "2.1", "2.25")
-@validation.query(schemas.index_query_v226, "2.26", "2.65")
-@validation.query(schemas.index_query_v266, "2.66", "2.72")
-@validation.query(schemas.index_query_v273, "2.73", "2.74")
-@validation.query(schemas.index_query_v275, "2.75")
+def _list_query(func):
+    """The query schemas of both server lists, per microversion."""
+    for schema, low, high in (
+        (schemas.index_query_v275, "2.75", None),
+        (schemas.index_query_v273, "2.73", "2.74"),
+        (schemas.index_query_v266, "2.66", "2.72"),
+        (schemas.index_query_v226, "2.26", "2.65"),
+        (schemas.index_query, "2.1", "2.25"),
+    ):
+        func = validation.query(schema, low, high)(func)
+    return func
+
+
+@_list_query
 def index(req: Request):
     return _list(req, is_detail=False)
 
 
-@validation.query(schemas.index_query, "2.1", "2.25")
-@validation.query(schemas.index_query_v226, "2.26", "2.65")
-@validation.query(schemas.index_query_v266, "2.66", "2.72")
-@validation.query(schemas.index_query_v273, "2.73", "2.74")
-@validation.query(schemas.index_query_v275, "2.75")
+@_list_query
 def detail(req: Request):
     return _list(req, is_detail=True)
 

@@ -175,29 +175,27 @@ create_v233 = _derive(create_v219, networks={"type": "array", "items": _network_
 _network_uuid = copy.deepcopy(_network)
 _network_uuid["properties"]["uuid"] = parameter_types.uuid
 
-# 2.37: networks is required, and either a list or "none"/"auto".
-create_v237 = _derive(
-    create_v233,
-    networks={
-        "oneOf": [
-            {"type": "array", "items": _network_uuid},
-            {"type": "string", "enum": ["none", "auto"]},
-        ]
-    },
-)
-create_v237["properties"]["server"]["required"].append("networks")
-
 _network_uuid_tagged = copy.deepcopy(_network_uuid)
 _network_uuid_tagged["properties"]["tag"] = parameter_types.tag
 
-create_v242 = _derive(
-    create_v237,
-    networks={
+
+def _networks_v237(item: dict) -> dict:
+    """From 2.37 networks is a list of ``item`` or "none"/"auto"."""
+    return {
         "oneOf": [
-            {"type": "array", "items": _network_uuid_tagged},
+            {"type": "array", "items": item},
             {"type": "string", "enum": ["none", "auto"]},
         ]
-    },
+    }
+
+
+# 2.37: networks is required, and either a list or "none"/"auto".
+create_v237 = _derive(create_v233, networks=_networks_v237(_network_uuid))
+create_v237["properties"]["server"]["required"].append("networks")
+
+create_v242 = _derive(
+    create_v237,
+    networks=_networks_v237(_network_uuid_tagged),
     block_device_mapping_v2=_bdm_v2_with(tag=parameter_types.tag),
 )
 
