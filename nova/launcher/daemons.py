@@ -3,12 +3,13 @@
 The launcher runs exactly what this module declares, in order:
 
 * :data:`NOVA_SETUP_COMMANDS` once each (a marker in the state directory
-  remembers), before any daemon starts: the databases' schemas and the cell
-  mappings, as an operator would run ``nova-manage``;
-* :data:`NOVA_DAEMONS`, group by group: the API-level services (nova-api,
-  nova-scheduler, the superconductor), then cell1's conductor, then one
-  nova-compute per compute host; each group must be ready before the next
-  starts;
+  remembers), before any daemon starts (while Keystone, Placement and Glance
+  start): the databases' schemas and the cell mappings, as an operator would
+  run ``nova-manage``;
+* :data:`NOVA_DAEMONS`, all at once: the API-level services (nova-api,
+  nova-scheduler, the superconductor), cell1's conductor and one
+  nova-compute per compute host (each waits for what it needs by itself);
+  ``start`` goes on once every one is ready;
 * :data:`NOVA_POST_START_COMMANDS` on every start, once every daemon is
   ready: ``nova-manage cell_v2 discover_hosts`` maps the compute hosts that
   just registered, so the cloud can boot servers as soon as ``start``

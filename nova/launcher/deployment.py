@@ -23,6 +23,7 @@ from nova.launcher.daemons import (
     NOVA_DAEMONS,
     NOVA_POST_START_COMMANDS,
     NOVA_SETUP_COMMANDS,
+    ConfigRole,
     NovaDaemon,
     NovaSetupCommand,
 )
@@ -154,14 +155,17 @@ class Deployment:
             self.settings.save(self.state.settings_file)
             self.exists = True
         try:
+            # Our databases need neither Keystone nor Placement nor Glance:
+            # they are created and set up while those start.
             with ThreadPoolExecutor(2, thread_name_prefix="deploy") as pool:
                 services = pool.submit(upstream.start)
-                resources = pool.submit(nova.prepare)
+                resources = pool.submit(
+                    lambda: (nova.prepare(), nova.run_setup_commands())
+                )
                 errors = [f.exception() for f in (services, resources)]
             for error in errors:
                 if error is not None:
                     raise error
-            nova.run_setup_commands()
             nova.start_daemons()
             nova.run_post_start_commands()
         except BaseException:
@@ -190,22 +194,47 @@ class Deployment:
             progress.out.write("\n".join(lines) + "\n")
             progress.out.flush()
 
+    def stop_phases(self) -> list[list[SupervisedProcess]]:
+        """Running processes in the order they are stopped, a phase at a
+        time (the processes of one phase stop together): our computes (and
+        strays), then the rest of ours, then the upstream services."""
+        upstream, nova = self._parts(Progress(None))
+        theirs = {p.name for p in upstream.processes()}
+        computes = {s.name for r, s in nova.specs() if r is ConfigRole.COMPUTE}
+        ours = {p.name for p in nova.processes()} - computes
+        phases: list[list[SupervisedProcess]] = [[], [], []]
+        for process in reversed(self.processes()):
+            if process.name in theirs:
+                phases[2].append(process)
+            elif process.name in ours:
+                phases[1].append(process)
+            else:
+                phases[0].append(process)
+        return [phase for phase in phases if phase]
+
     def stop(self, quiet: bool = False) -> list[str]:
         """Stop every process of the deployment (ours first, then upstream's).
 
+        Each of our services takes seconds to leave its queues, so the
+        processes of a phase (see :meth:`stop_phases`) stop in parallel.
         Databases, vhosts and the state directory are kept for a later start.
         """
         progress = Progress(None if quiet else self.out)
         stopped = []
-        for process in reversed(self.processes()):
+
+        def stop_one(process: SupervisedProcess) -> str | None:
             pid = process.pid()
             began = time.monotonic()
-            if process.stop():
-                stopped.append(process.name)
-                progress.line(
-                    f"stopped {process.name} (pid {pid}, "
-                    f"{time.monotonic() - began:.1f} s)"
-                )
+            if not process.stop():
+                return None
+            progress.line(
+                f"stopped {process.name} (pid {pid}, {time.monotonic() - began:.1f} s)"
+            )
+            return process.name
+
+        for phase in self.stop_phases():
+            with ThreadPoolExecutor(len(phase), thread_name_prefix="stop") as pool:
+                stopped += [name for name in pool.map(stop_one, phase) if name]
         if not stopped:
             progress.line(f"nothing running in {self.state.root}")
         return stopped

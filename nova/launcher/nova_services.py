@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from itertools import groupby
 from pathlib import Path
 
 from nova.launcher.commands import run_command, venv_script
@@ -212,29 +211,29 @@ class NovaServices:
         }
 
     def start_daemons(self) -> None:
-        """Start the daemons group by group (consecutive daemons of one
-        role start together, then all must be ready before the next group).
-        Daemons already running (a resumed deployment) are left alone."""
-        by_role = groupby(self.specs(), key=lambda item: item[0])
-        for role, group in by_role:
-            processes = [
-                process
-                for _, spec in group
-                for process in [
-                    SupervisedProcess(spec, self.state.run, self.state.logs)
-                ]
-                if not process.is_running()
-            ]
-            if not processes:
-                continue
-            with self.progress.step(
-                f"nova: {role.value} daemons ready "
-                f"({', '.join(p.name for p in processes)})"
-            ):
-                for process in processes:
-                    process.start()
-                with ThreadPoolExecutor(len(processes)) as pool:
-                    list(pool.map(lambda p: p.wait_ready(), processes))
+        """Start every daemon not running yet, all at once, and wait until
+        all are ready.
+
+        None needs another to be up before it starts: a service retries its
+        database and a compute pings its conductor until it answers, so
+        starting them together costs the slowest start, not the sum.
+        Daemons already running (a resumed deployment) are left alone.
+        """
+        processes = [
+            process
+            for _, spec in self.specs()
+            for process in [SupervisedProcess(spec, self.state.run, self.state.logs)]
+            if not process.is_running()
+        ]
+        if not processes:
+            return
+        with self.progress.step(
+            f"nova: daemons ready ({', '.join(p.name for p in processes)})"
+        ):
+            for process in processes:
+                process.start()
+            with ThreadPoolExecutor(len(processes)) as pool:
+                list(pool.map(lambda p: p.wait_ready(), processes))
 
     def stop(self) -> list[str]:
         """Stop the daemons in reverse start order; names of those stopped."""
