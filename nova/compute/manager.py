@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import json
 import threading
 
 import oslo_messaging
@@ -144,19 +145,27 @@ class ComputeManager(manager.Manager):
             node,
             admin_password,
             injected_files,
-            block_device_mapping,
+            host_list[0] if host_list else None,
         )
 
     def _build(
-        self, context, instance, image, node, admin_password, injected_files, bdms
+        self, context, instance, image, node, admin_password, injected_files, selection
     ) -> None:
+        # Log lines of this thread carry the request's ids.
+        context.update_store()
         with self._instance_lock(instance.uuid):
             try:
                 with compute_utils.EventReporter(
                     context, BUILD_EVENT, self.host, instance.uuid
                 ):
                     self._build_and_run(
-                        context, instance, image, node, admin_password, injected_files
+                        context,
+                        instance,
+                        image,
+                        node,
+                        admin_password,
+                        injected_files,
+                        selection,
                     )
             except (
                 exception.UnexpectedDeletingTaskStateError,
@@ -168,10 +177,9 @@ class ComputeManager(manager.Manager):
             except Exception as exc:  # every failure ends in ERROR with a fault
                 LOG.exception("Build of instance %s failed", instance.uuid)
                 self._fail_build(context, instance, exc)
-        self.rt.update_usage(context, instance.node or node or self.host)
 
     def _build_and_run(
-        self, context, instance, image, node, admin_password, injected_files
+        self, context, instance, image, node, admin_password, injected_files, selection
     ) -> None:
         compute_node = self.rt.compute_nodes.get(node) if node else None
         instance.vm_state = vm_states.BUILDING
@@ -183,11 +191,7 @@ class ComputeManager(manager.Manager):
             instance.compute_id = compute_node.id
         instance.save(expected_task_state=[task_states.SCHEDULING, None])
 
-        allocations = (
-            placement.client()
-            .get_allocations_for_consumer(instance.uuid, context=context)
-            .allocations
-        )
+        allocations = self._allocations(context, instance, selection)
         image_meta = objects.ImageMeta.from_dict(image)
         self.driver.spawn(
             context,
@@ -204,6 +208,18 @@ class ComputeManager(manager.Manager):
         instance.launched_at = objects_base.utcnow()
         instance.save(expected_task_state=task_states.SPAWNING)
         LOG.info("Instance %s is ACTIVE on %s", instance.uuid, self.host)
+
+    @staticmethod
+    def _allocations(context, instance, selection) -> dict:
+        """What the scheduler claimed for the instance: the selection says,
+        saving Placement a request per build; else Placement does."""
+        if selection is not None and selection.allocation_request:
+            return json.loads(selection.allocation_request)["allocations"]
+        return (
+            placement.client()
+            .get_allocations_for_consumer(instance.uuid, context=context)
+            .allocations
+        )
 
     def _fail_build(self, context, instance, exc: BaseException) -> None:
         """ERROR with a fault; the guest and the allocations go."""
@@ -239,7 +255,6 @@ class ComputeManager(manager.Manager):
             ):
                 self._delete_instance(context, instance)
         self._instance_lock.release(instance.uuid)
-        self.rt.update_usage(context, instance.node or self.host)
 
     def _delete_instance(self, context, instance) -> None:
         self.driver.destroy(context, instance)

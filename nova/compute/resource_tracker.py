@@ -73,7 +73,12 @@ class ResourceTracker:
         self._lock = threading.Lock()
 
     def update_available_resource(self, context, service_id: int) -> None:
-        """Refresh every node's record and Placement inventory."""
+        """Refresh every node's record, usage and Placement inventory.
+
+        Usage (vcpus_used, running_vms, ...) is informational: Placement
+        holds the authoritative allocations, so it is recounted here, not
+        after every build.
+        """
         for nodename in self.driver.get_available_nodes(refresh=True):
             resources = self.driver.get_available_resource(nodename)
             with self._lock:
@@ -81,15 +86,6 @@ class ResourceTracker:
                 self._update_usage(context, node)
                 node.save()
             self._report_inventory(context, node)
-
-    def update_usage(self, context, nodename: str) -> None:
-        """Recount the node's usage after an instance came or went."""
-        with self._lock:
-            node = self.compute_nodes.get(nodename)
-            if node is None:
-                return
-            self._update_usage(context, node)
-            node.save()
 
     def _node(self, context, nodename, resources, service_id) -> objects.ComputeNode:
         node = self.compute_nodes.get(nodename)

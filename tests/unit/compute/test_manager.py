@@ -136,6 +136,8 @@ def test_build_makes_the_instance_active(compute, placement_client):
     assert _events(ctxt, instance.uuid) == [
         ("compute_build_and_run_instance", "Success")
     ]
+    # Usage is recounted by the periodic task, not after each build.
+    compute._update_resources(ctxt)
     node = objects.ComputeNode.get_by_host_and_nodename(
         ctxt, compute.host, compute.host
     )
