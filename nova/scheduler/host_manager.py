@@ -85,6 +85,12 @@ class HostState:
         self.capacity = {rc: r["capacity"] for rc, r in resources.items()}
         self.used = {rc: r["used"] for rc, r in resources.items()}
 
+    def has_room(self, resources: Mapping[str, int]) -> bool:
+        """Whether Placement's capacity, less what is used and what this
+        scheduler placed since, still fits ``resources``."""
+        free = self.free
+        return all(free.get(rc, 0) >= amount for rc, amount in resources.items())
+
     def consume(self, resources: Mapping[str, int]) -> None:
         """Count an instance placed here that Placement may not show yet."""
         for rc, amount in resources.items():

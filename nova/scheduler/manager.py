@@ -76,9 +76,23 @@ class SchedulerManager(manager.Manager):
         ``return_alternates``).
 
         :raises NoValidHost: saying which resource Placement lacks or which
-            filters removed how many hosts. Claims made for earlier instances
-            of the request are undone.
+            filters removed how many hosts, or that Placement failed. Claims
+            made for earlier instances of the request are undone.
         """
+        try:
+            return self._select_destinations(
+                context, spec_obj, instance_uuids, return_alternates
+            )
+        except placement_exc.PlacementClientError as exc:
+            # Users read this; Placement's endpoint and details go to the log.
+            LOG.error("Placement failed while scheduling: %s", exc)
+            raise exception.NoValidHost(
+                reason=f"The Placement service failed ({type(exc).__name__})."
+            ) from exc
+
+    def _select_destinations(
+        self, context, spec_obj, instance_uuids, return_alternates
+    ) -> list[list[objects.Selection]]:
         request = utils.ResourceRequest.from_request_spec(spec_obj)
         uuids = list(instance_uuids) or [spec_obj.instance_uuid]
         client = placement.client()
@@ -119,6 +133,12 @@ class SchedulerManager(manager.Manager):
         claimed: list[str] = []
         try:
             for uuid in uuids:
+                if not any(host.has_room(request.resources) for host in hosts):
+                    raise exception.NoValidHost(
+                        reason=f"The {len(hosts)} hosts Placement proposed had "
+                        f"room for only {len(claimed)} of the {len(uuids)} "
+                        f"instances requested ({request.describe()} each)."
+                    )
                 selections.append(
                     self._select_one(
                         context,
@@ -148,6 +168,7 @@ class SchedulerManager(manager.Manager):
         requests_by_provider,
         return_alternates,
     ) -> list[objects.Selection]:
+        hosts = [host for host in hosts if host.has_room(request.resources)]
         result = filters.run_filters(self.filters, hosts, spec_obj)
         if not result.hosts:
             raise exception.NoValidHost(
@@ -240,7 +261,8 @@ class SchedulerManager(manager.Manager):
             if destination is not None:
                 if host.host != destination.host:
                     continue
-                if destination.node and host.nodename != destination.node:
+                node = destination.node if "node" in destination else None
+                if node and host.nodename != node:
                     continue
             kept.append(host)
         return kept
