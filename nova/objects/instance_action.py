@@ -31,6 +31,19 @@ def _latest_action(session, instance_uuid: str, request_id: str):
     ).first()
 
 
+def _action_of_request(session, context, instance_uuid: str):
+    """The context's request's action on the instance.
+
+    :raises InstanceActionNotFound: the request recorded none.
+    """
+    action = _latest_action(session, instance_uuid, context.request_id)
+    if action is None:
+        raise exception.InstanceActionNotFound(
+            request_id=context.request_id, instance_uuid=instance_uuid
+        )
+    return action
+
+
 @base.NovaObjectRegistry.register
 class InstanceAction(base.NovaPersistentObject, base.NovaObject):
     """One user request on an instance."""
@@ -76,11 +89,7 @@ class InstanceAction(base.NovaPersistentObject, base.NovaObject):
     ) -> InstanceAction | None:
         """Record that the context's request on the instance is over."""
         with engines.transaction(context.db_connection) as session:
-            row = _latest_action(session, instance_uuid, context.request_id)
-            if row is None:
-                raise exception.InstanceActionNotFound(
-                    request_id=context.request_id, instance_uuid=instance_uuid
-                )
+            row = _action_of_request(session, context, instance_uuid)
             row.finish_time = base.utcnow()
             session.flush()
         return cls._from_db_object(context, cls(), row) if want_result else None
@@ -152,11 +161,7 @@ class InstanceActionEvent(base.NovaPersistentObject, base.NovaObject):
         """
         now = base.utcnow()
         with engines.transaction(context.db_connection) as session:
-            action = _latest_action(session, instance_uuid, context.request_id)
-            if action is None:
-                raise exception.InstanceActionNotFound(
-                    request_id=context.request_id, instance_uuid=instance_uuid
-                )
+            action = _action_of_request(session, context, instance_uuid)
             row = models.InstanceActionEvent(
                 event=event_name, action_id=action.id, start_time=now, host=host
             )
@@ -188,11 +193,7 @@ class InstanceActionEvent(base.NovaPersistentObject, base.NovaObject):
         """
         now = base.utcnow()
         with engines.transaction(context.db_connection) as session:
-            action = _latest_action(session, instance_uuid, context.request_id)
-            if action is None:
-                raise exception.InstanceActionNotFound(
-                    request_id=context.request_id, instance_uuid=instance_uuid
-                )
+            action = _action_of_request(session, context, instance_uuid)
             event = models.InstanceActionEvent
             row = session.scalars(
                 sa.select(event)
