@@ -12,6 +12,7 @@ from oslo_utils import uuidutils
 from nova import context as nova_context
 from nova import objects, rpc, servicegroup
 from nova.compute import vm_states
+from nova.conf import CONF
 from nova.db import engines
 from tests.fixtures.placement import make_client
 from tests.functional.boot.deployment import Deployment, wait_for
@@ -67,9 +68,6 @@ def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):
         rpc.cleanup()
         for url in (deployment.api_db, deployment.cell0_db, deployment.cell1_db):
             engines.dispose(url)
-        from nova.conf import CONF
-
-        CONF.reset()
         CONF.clear_override("transport_url")
         for group in ("api_database", "database"):
             CONF.clear_override("connection", group=group)
