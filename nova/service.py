@@ -176,8 +176,13 @@ class Service:
     # -- running ----------------------------------------------------------
 
     def _heartbeat_loop(self) -> None:
-        while not self._stopping.wait(self.report_interval):
+        # Beat at once: a restarted service's row still holds its last
+        # heartbeat from before, so it would look down (and the scheduler's
+        # ComputeFilter drop it) for a whole report_interval.
+        while True:
             self.report_state()
+            if self._stopping.wait(self.report_interval):
+                return
 
     def report_state(self) -> None:
         """One heartbeat; failures are logged and the next one retries."""
