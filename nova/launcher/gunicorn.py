@@ -20,6 +20,7 @@ from nova.launcher.probes import ReadinessProbe
 from nova.launcher.process import ProcessSpec
 
 CONFIG_NAME = "gunicorn.conf.py"
+ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(L)s'
 
 # A server hook: a thread in the master that sends the master SIGTERM (a
 # graceful stop) once process {pid} has disappeared. Workers are forked
@@ -104,6 +105,8 @@ class GunicornApp:
             f"timeout = {self.timeout}",
             f"graceful_timeout = {self.graceful_timeout}",
             f"accesslog = {str(self.access_log)!r}",
+            # gunicorn's default line plus the time taken, in seconds.
+            f"access_log_format = {ACCESS_LOG_FORMAT!r}",
             'errorlog = "-"',
             # gunicorn 27 otherwise opens ~/.gunicorn/gunicorn.ctl, one socket
             # shared by every gunicorn of the user.
