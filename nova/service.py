@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 import oslo_messaging
+from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import importutils
 
@@ -298,7 +299,11 @@ def main(binary: str, topic: str, argv=None, prepare=None) -> int:
     """The body of a daemon's console script: parse ``argv`` (default
     ``sys.argv``; ``--config-file`` …), run ``prepare``, serve until told
     to stop."""
-    config.parse_args(sys.argv if argv is None else argv)
+    try:
+        config.parse_args(sys.argv if argv is None else argv)
+    except cfg.Error as exc:
+        print(f"{binary}: {exc}", file=sys.stderr)
+        return 2
     objects.register_all()
     if prepare is not None:
         prepare()
