@@ -67,8 +67,8 @@ class Deployment:
     cell1_transport_url: str
     placement_endpoint: str
     # Small timings so that heartbeats and down detection fit a test.
-    report_interval: int = 1
-    service_down_time: int = 4
+    report_interval: int = 2
+    service_down_time: int = 10
     processes: dict[str, subprocess.Popen] = dataclasses.field(default_factory=dict)
 
     # -- configuration ------------------------------------------------------
@@ -99,7 +99,7 @@ class Deployment:
                     "DEFAULT": self._default(self.api_transport_url),
                     "api_database": {"connection": self.api_db},
                     "database": {"connection": self.cell0_db},
-                    "scheduler": {"discover_hosts_in_cells_interval": 1},
+                    "scheduler": {"discover_hosts_in_cells_interval": 2},
                     **self._common(),
                 }
             )
@@ -122,7 +122,7 @@ class Deployment:
                     "DEFAULT": {
                         "host": host,
                         "compute_driver": "fake.FakeDriver",
-                        "update_resources_interval": 2,
+                        "update_resources_interval": 30,
                         "reserved_host_memory_mb": 0,
                     },
                     "fake_driver": fake_driver,
@@ -317,7 +317,7 @@ class Deployment:
                 return None
 
     def wait_for_states(
-        self, context, uuids: list[str], states: set[str], timeout: float = 60
+        self, context, uuids: list[str], states: set[str], timeout: float = 120
     ) -> dict[str, Any]:
         """uuid -> (cell, instance) once every instance is in one of ``states``."""
 
