@@ -21,8 +21,11 @@ def _version() -> str:
 
 def _register_log_opts() -> None:
     # oslo.log adds command-line options, which cannot be registered again
-    # once CONF has parsed a command line (a second parse_args in a process).
+    # once CONF has parsed a command line (a second parse_args in a process),
+    # nor at all while CONF holds a command line parsed without them: such a
+    # parse is forgotten first (the one below replaces it anyway).
     if "log_file" not in CONF:
+        CONF.clear()
         log.register_options(CONF)
 
 

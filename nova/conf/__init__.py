@@ -44,6 +44,7 @@ GROUP_MODULES = tuple(
         "consoleauth",
         "database",
         "devices",
+        "fake_driver",
         "filter_scheduler",
         "glance",
         "image_cache",

@@ -11,7 +11,6 @@ import dataclasses
 import json
 import threading
 
-from oslo_config import cfg
 from oslo_log import log as logging
 
 import nova.conf
@@ -21,23 +20,6 @@ from nova.virt import driver
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
-
-fake_driver_group = cfg.OptGroup(
-    "fake_driver",
-    title="Fake virt driver",
-    help="The resources the in-memory fake.FakeDriver reports for its host.",
-)
-fake_driver_opts = [
-    cfg.IntOpt("vcpus", default=1000, min=1, help="vCPUs of the fake host."),
-    cfg.IntOpt("memory_mb", default=800000, min=1, help="Memory of the fake host."),
-    cfg.IntOpt("local_gb", default=600000, min=1, help="Disk of the fake host."),
-]
-CONF.register_group(fake_driver_group)
-CONF.register_opts(fake_driver_opts, group=fake_driver_group)
-
-
-def list_opts() -> dict:
-    return {fake_driver_group: fake_driver_opts}
 
 
 @dataclasses.dataclass

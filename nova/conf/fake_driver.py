@@ -1,0 +1,28 @@
+"""``[fake_driver]``: the host size the in-memory ``fake.FakeDriver`` reports.
+
+Upstream's fake driver has a fixed size; ours is configurable so that one
+process can pose as hosts of any size in tests and the all-in-one.
+"""
+
+from oslo_config import cfg
+
+fake_driver_group = cfg.OptGroup(
+    "fake_driver",
+    title="Fake virt driver",
+    help="The resources the in-memory fake.FakeDriver reports for its host.",
+)
+
+fake_driver_opts = [
+    cfg.IntOpt("vcpus", default=1000, min=1, help="vCPUs of the fake host."),
+    cfg.IntOpt("memory_mb", default=800000, min=1, help="Memory of the fake host."),
+    cfg.IntOpt("local_gb", default=600000, min=1, help="Disk of the fake host."),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_group(fake_driver_group)
+    conf.register_opts(fake_driver_opts, group=fake_driver_group)
+
+
+def list_opts() -> dict:
+    return {fake_driver_group: fake_driver_opts}
