@@ -22,8 +22,9 @@ import sqlalchemy as sa
 from oslo_utils import uuidutils
 
 import nova.conf
+import placement_client.exception as placement_exc
 from nova import context as nova_context
-from nova import exception, objects, policy
+from nova import exception, objects, placement, policy
 from nova.compute import instance_list, power_state, task_states, vm_states
 from nova.db import engines
 from nova.db.api import models as api_models
@@ -741,7 +742,12 @@ class API:
 
     @staticmethod
     def _local_delete(instance) -> None:
-        """Delete an instance no compute host holds: a database change."""
+        """Delete an instance no running compute host can delete for us.
+
+        The database rows are soft-deleted here; when the instance had a host
+        (whose compute service is down), its Placement allocations are given
+        back too, or they would hold that host's resources forever.
+        """
         instance.vm_state = vm_states.DELETED
         instance.task_state = None
         instance.terminated_at = obj_base.utcnow()
@@ -750,6 +756,18 @@ class API:
             instance.destroy()
         except exception.InstanceNotFound:
             pass
+        if instance.host:
+            try:
+                placement.client().remove_allocations(
+                    instance.uuid, context=instance._context
+                )
+            except placement_exc.PlacementClientError as exc:
+                LOG.warning(
+                    "Deleted instance %s but could not give back its "
+                    "allocations in Placement: %s",
+                    instance.uuid,
+                    exc,
+                )
 
     def _terminate_on_host(self, cctxt, instance) -> None:
         if instance.task_state == task_states.DELETING:

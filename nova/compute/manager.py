@@ -21,12 +21,11 @@ from oslo_log import log as logging
 
 import nova.conf
 from nova import context as nova_context
-from nova import exception, manager, objects
+from nova import exception, manager, objects, placement
 from nova.compute import power_state, task_states, vm_states
 from nova.compute import utils as compute_utils
 from nova.compute.resource_tracker import ResourceTracker
 from nova.objects import base as objects_base
-from nova.scheduler import placement
 from nova.virt import driver as virt_driver
 
 CONF = nova.conf.CONF

@@ -17,9 +17,8 @@ import threading
 from oslo_log import log as logging
 
 import nova.conf
-from nova import exception, objects
+from nova import exception, objects, placement
 from nova.compute import vm_states
-from nova.scheduler import placement
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)

@@ -18,13 +18,12 @@ from oslo_utils import versionutils
 
 import nova.conf
 from nova import context as nova_context
-from nova import exception, manager, objects
+from nova import exception, manager, objects, placement
 from nova.compute import instance_actions, vm_states
 from nova.compute import rpcapi as compute_rpcapi
 from nova.compute import utils as compute_utils
 from nova.conductor import rpcapi as conductor_rpcapi
 from nova.objects import base as objects_base
-from nova.scheduler import placement
 from nova.scheduler import rpcapi as scheduler_rpcapi
 
 CONF = nova.conf.CONF

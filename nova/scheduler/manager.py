@@ -17,9 +17,9 @@ from oslo_log import log as logging
 
 import nova.conf
 import placement_client.exception as placement_exc
-from nova import exception, manager, objects
+from nova import exception, manager, objects, placement
 from nova.objects import host_mapping
-from nova.scheduler import filters, host_manager, placement, utils, weights
+from nova.scheduler import filters, host_manager, utils, weights
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)

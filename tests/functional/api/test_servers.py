@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from nova import context as nova_context
-from nova import objects
+from nova import objects, placement
 from nova.db import engines
 from nova.db.api import models as api_models
 from nova.db.main import models as main_models
@@ -475,9 +475,21 @@ def test_delete_a_running_instance_asks_its_compute(
 
 
 def test_delete_on_a_down_compute_deletes_in_the_database(
-    api, nova_conf, flavor, compute_rpc
+    api, nova_conf, flavor, compute_rpc, placement_client, monkeypatch
 ):
     orphan = _in_cell(nova_conf, "cell1", host="compute-gone")
+    # The down host's resources, held by the orphan in the real Placement.
+    provider = str(uuid.uuid4())
+    placement_client.create_provider(f"compute-gone-{provider}", uuid=provider)
+    placement_client.set_inventory(provider, {"VCPU": {"total": 8}})
+    allocation = {"allocations": {provider: {"resources": {"VCPU": 2}}}}
+    assert placement_client.claim_resources(
+        orphan.uuid, allocation, orphan.project_id, orphan.user_id
+    )
+    monkeypatch.setattr(placement, "client", lambda: placement_client)
+
     assert api.delete(f"/v2.1/servers/{orphan.uuid}").status_code == 204
     assert compute_rpc.terminated == []
     assert api.get(f"/v2.1/servers/{orphan.uuid}").status_code == 404
+    assert placement_client.get_allocations_for_consumer(orphan.uuid).allocations == {}
+    assert placement_client.get_provider_usages(provider) == {"VCPU": 0}

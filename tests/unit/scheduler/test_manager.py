@@ -6,12 +6,12 @@ import oslo_messaging
 import pytest
 from oslo_utils import uuidutils
 
-from nova import context, exception, objects
+from nova import context, exception, objects, placement
 from nova.conf import CONF
 from nova.db import engines
 from nova.db.api import models as api_models
 from nova.db.main import models as main_models
-from nova.scheduler import manager, placement
+from nova.scheduler import manager
 from tests.unit.scheduler.conftest import flavor, spec
 
 
