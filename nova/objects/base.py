@@ -18,6 +18,8 @@ import sqlalchemy as sa
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from nova.db import engines
+
 # Methods that run where the database is. In nova-compute, which has no
 # database, NovaObject.indirection_api is the conductor's RPC API and these
 # calls travel to the cell conductor instead. Class methods stack
@@ -108,6 +110,15 @@ class NovaPersistentObject:
         elif context.read_deleted == "only":
             stmt = stmt.where(model.deleted != 0)
         return stmt
+
+    @classmethod
+    def _get_first(cls, context: Any, model: type, *criteria: Any):
+        """The first visible row of ``model`` matching ``criteria`` as an
+        object of this class, or None."""
+        stmt = NovaPersistentObject._select(context, model).where(*criteria)
+        with engines.transaction(context.db_connection) as session:
+            row = session.scalars(stmt).first()
+        return None if row is None else cls._from_db_object(context, cls(), row)
 
 
 class ObjectListBase(ovo_base.ObjectListBase):

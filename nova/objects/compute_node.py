@@ -113,10 +113,7 @@ class ComputeNode(base.NovaPersistentObject, base.NovaObject):
 
     @classmethod
     def _get(cls, context, *criteria) -> ComputeNode | None:
-        stmt = base.NovaPersistentObject._select(context, models.ComputeNode)
-        with engines.transaction(context.db_connection) as session:
-            row = session.scalars(stmt.where(*criteria)).first()
-        return None if row is None else cls._from_db_object(context, cls(), row)
+        return cls._get_first(context, models.ComputeNode, *criteria)
 
     @classmethod
     @base.remotable

@@ -72,10 +72,7 @@ class Service(base.NovaPersistentObject, base.NovaObject):
 
     @classmethod
     def _get(cls, context, *criteria) -> Service | None:
-        stmt = base.NovaPersistentObject._select(context, models.Service)
-        with engines.transaction(context.db_connection) as session:
-            row = session.scalars(stmt.where(*criteria)).first()
-        return None if row is None else cls._from_db_object(context, cls(), row)
+        return cls._get_first(context, models.Service, *criteria)
 
     @classmethod
     @base.remotable
