@@ -20,7 +20,6 @@ from oslo_log import log as logging
 import nova.conf
 from nova import context as nova_context
 from nova import objects, servicegroup
-from nova.objects import service as service_obj
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -46,7 +45,13 @@ class HostState:
         self.supported_instances: list[list[str]] = []
         self.stats: dict[str, Any] = {}
         self.num_instances = 0
+        # Instances in an I/O-heavy task state, and builds that failed
+        # since the last success, as the compute reports in its stats.
+        self.num_io_ops = 0
+        self.failed_builds = 0
+        self.aggregates: list[objects.Aggregate] = []
         self.node_updated_at = None
+        self._running_vms = 0
         # Capacity (after reserved and allocation ratios) and use, per
         # resource class, as Placement sees them.
         self.capacity: dict[str, int] = {}
@@ -77,25 +82,41 @@ class HostState:
         self.hypervisor_version = node.hypervisor_version
         self.supported_instances = node.supported_hv_specs
         self.stats = dict(node.stats or {})
-        self.num_instances = int(self.stats.get("num_instances", node.running_vms or 0))
+        self.failed_builds = int(self.stats.get("failed_builds", 0))
+        self._running_vms = node.running_vms or 0
         self.node_updated_at = node.updated_at
+        self._reset_counts()
+
+    def _reset_counts(self) -> None:
+        # Counts start from the compute's report for each request; claims
+        # of this scheduler are added on top by consume().
+        self.num_instances = int(self.stats.get("num_instances", self._running_vms))
+        self.num_io_ops = int(self.stats.get("io_workload", 0))
 
     def update_from_provider_summary(self, summary: Mapping[str, Any]) -> None:
+        self._reset_counts()
         resources = summary.get("resources", {})
         self.capacity = {rc: r["capacity"] for rc, r in resources.items()}
         self.used = {rc: r["used"] for rc, r in resources.items()}
 
     def has_room(self, resources: Mapping[str, int]) -> bool:
         """Whether Placement's capacity, less what is used and what this
-        scheduler placed since, still fits ``resources``."""
+        scheduler placed since, still fits ``resources``.
+
+        Classes this provider has no inventory of come from other providers
+        of its tree or sharing providers, which Placement vouched for.
+        """
         free = self.free
-        return all(free.get(rc, 0) >= amount for rc, amount in resources.items())
+        return all(free[rc] >= amount for rc, amount in resources.items() if rc in free)
 
     def consume(self, resources: Mapping[str, int]) -> None:
         """Count an instance placed here that Placement may not show yet."""
         for rc, amount in resources.items():
-            self.used[rc] = self.used.get(rc, 0) + amount
+            if rc in self.capacity:
+                self.used[rc] = self.used.get(rc, 0) + amount
         self.num_instances += 1
+        # A build is I/O work until it finishes.
+        self.num_io_ops += 1
 
     @property
     def is_up(self) -> bool:
@@ -117,7 +138,7 @@ class HostManager:
         # compute node uuid -> HostState, kept between requests.
         self._host_states: dict[str, HostState] = {}
         self._cells: list[objects.CellMapping] | None = None
-        self._zones: dict[str, str] = {}
+        self._aggregates_by_host: dict[str, list[objects.Aggregate]] = {}
         self._claims: dict[str, _Claim] = {}
 
     def reset(self) -> None:
@@ -161,13 +182,18 @@ class HostManager:
                 }
             for node in nodes:
                 found[node.uuid] = self._host_state(cell, node, services.get(node.host))
-        self._refresh_zones(context)
+        self._refresh_aggregates(context)
         pending = self._pending_claims(summaries_read_at)
         states = []
         for uuid, state in found.items():
             state.update_from_provider_summary(provider_summaries[uuid])
-            state.availability_zone = self._zones.get(
-                state.host, CONF.default_availability_zone
+            state.aggregates = self._aggregates_by_host.get(state.host, [])
+            zones = sorted(
+                {agg.availability_zone for agg in state.aggregates} - {None, ""}  # type: ignore[operator]
+            )
+            # A host in several zoned aggregates shows them all, as upstream.
+            state.availability_zone = (
+                ",".join(zones) if zones else CONF.default_availability_zone
             )
             for resources in pending.get(uuid, []):
                 state.consume(resources)
@@ -190,11 +216,17 @@ class HostManager:
                 state.service = service
             return state
 
-    def _refresh_zones(self, context) -> None:
+    def _refresh_aggregates(self, context) -> None:
         try:
-            self._zones = service_obj.compute_host_availability_zones(context)
-        except Exception:  # zones are a preference; keep the last known
-            LOG.exception("Could not read the availability zones of hosts")
+            aggregates = objects.AggregateList.get_all(context)
+        except Exception:  # aggregates refine choices; keep the last known
+            LOG.exception("Could not read the host aggregates")
+            return
+        by_host: dict[str, list[objects.Aggregate]] = {}
+        for aggregate in aggregates:
+            for host in aggregate.hosts or []:
+                by_host.setdefault(host, []).append(aggregate)
+        self._aggregates_by_host = by_host
 
     # -- this scheduler's own claims ---------------------------------------
 

@@ -19,7 +19,14 @@ import nova.conf
 import placement_client.exception as placement_exc
 from nova import exception, manager, objects, placement
 from nova.objects import host_mapping
-from nova.scheduler import filters, host_manager, utils, weights
+from nova.scheduler import (
+    explain,
+    filters,
+    host_manager,
+    request_filter,
+    utils,
+    weights,
+)
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -94,15 +101,13 @@ class SchedulerManager(manager.Manager):
         self, context, spec_obj, instance_uuids, return_alternates
     ) -> list[list[objects.Selection]]:
         request = utils.ResourceRequest.from_request_spec(spec_obj)
+        request_filter.process_request(context, spec_obj, request)
         uuids = list(instance_uuids) or [spec_obj.instance_uuid]
         client = placement.client()
         read_at = time.monotonic()
         try:
             candidates = client.get_allocation_candidates(
-                request.resources,
-                required_traits=sorted(request.required_traits),
-                forbidden_traits=sorted(request.forbidden_traits),
-                limit=CONF.scheduler.max_placement_results,
+                **request.placement_query(CONF.scheduler.max_placement_results),
                 context=context,
             )
         except placement_exc.PlacementAPIError as exc:
@@ -110,7 +115,9 @@ class SchedulerManager(manager.Manager):
                 reason=f"Placement refused the request {request.describe()}: {exc}"
             ) from exc
         if not candidates.allocation_requests:
-            raise exception.NoValidHost(reason=self._explain_no_candidates(request))
+            raise exception.NoValidHost(
+                reason=explain.no_allocation_candidates(client, request, context)
+            )
 
         requests_by_provider: dict[str, list[dict]] = {}
         for allocation_request in candidates.allocation_requests:
@@ -133,7 +140,7 @@ class SchedulerManager(manager.Manager):
         claimed: list[str] = []
         try:
             for uuid in uuids:
-                if not any(host.has_room(request.resources) for host in hosts):
+                if not any(host.has_room(request.total_resources) for host in hosts):
                     raise exception.NoValidHost(
                         reason=f"The {len(hosts)} hosts Placement proposed had "
                         f"room for only {len(claimed)} of the {len(uuids)} "
@@ -168,7 +175,7 @@ class SchedulerManager(manager.Manager):
         requests_by_provider,
         return_alternates,
     ) -> list[objects.Selection]:
-        hosts = [host for host in hosts if host.has_room(request.resources)]
+        hosts = [host for host in hosts if host.has_room(request.total_resources)]
         result = filters.run_filters(self.filters, hosts, spec_obj)
         if not result.hosts:
             raise exception.NoValidHost(
@@ -183,7 +190,7 @@ class SchedulerManager(manager.Manager):
         chosen, allocation_request = self._claim(
             context, instance_uuid, spec_obj, request, weighed, requests_by_provider
         )
-        chosen.consume(request.resources)
+        chosen.consume(request.total_resources)
         group = spec_obj.instance_group if "instance_group" in spec_obj else None
         if group is not None and chosen.host not in (group.hosts or []):
             # Later instances of a multi-create follow the group's policy.
@@ -217,7 +224,9 @@ class SchedulerManager(manager.Manager):
         client = placement.client()
         for host in best + rest:
             allocation_request = by_rp[host.uuid][0]
-            self.host_manager.claim_started(instance_uuid, host.uuid, request.resources)
+            self.host_manager.claim_started(
+                instance_uuid, host.uuid, request.total_resources
+            )
             claimed = client.claim_resources(
                 instance_uuid,
                 allocation_request,
@@ -258,7 +267,7 @@ class SchedulerManager(manager.Manager):
                 continue
             if force_nodes and host.nodename not in force_nodes:
                 continue
-            if destination is not None:
+            if destination is not None and "host" in destination:
                 if host.host != destination.host:
                     continue
                 node = destination.node if "node" in destination else None
@@ -266,31 +275,3 @@ class SchedulerManager(manager.Manager):
                     continue
             kept.append(host)
         return kept
-
-    def _explain_no_candidates(self, request: utils.ResourceRequest) -> str:
-        """Why Placement had no candidate: ask for each resource class alone
-        to find the ones no provider has enough of."""
-        client = placement.client()
-        missing = []
-        for rc, amount in sorted(request.resources.items()):
-            alone = client.get_allocation_candidates({rc: amount}, limit=1)
-            if not alone.allocation_requests:
-                missing.append(f"{rc} (requested {amount})")
-        if missing:
-            return (
-                "Placement found no allocation candidate: no resource provider "
-                f"has enough free {', '.join(missing)}."
-            )
-        if request.required_traits or request.forbidden_traits:
-            untraited = client.get_allocation_candidates(request.resources, limit=1)
-            if untraited.allocation_requests:
-                return (
-                    "Placement found no allocation candidate: no provider with "
-                    f"room for {request.describe()} has the required traits "
-                    f"{sorted(request.required_traits)} and none of the forbidden "
-                    f"{sorted(request.forbidden_traits)}."
-                )
-        return (
-            "Placement found no allocation candidate: no resource provider has "
-            f"room for {request.describe()} at once."
-        )

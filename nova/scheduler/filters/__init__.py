@@ -27,6 +27,11 @@ class BaseHostFilter:
     def host_passes(self, host_state, spec_obj) -> bool:
         raise NotImplementedError()
 
+    def filter_all(self, hosts: list, spec_obj) -> list:
+        """The hosts that pass; filters that need a look-up per request
+        (not per host) override this."""
+        return [host for host in hosts if self.host_passes(host, spec_obj)]
+
     @classmethod
     def name(cls) -> str:
         return cls.__name__
@@ -49,6 +54,23 @@ class FilterResult:
         return "; ".join(removed)
 
 
+def aggregate_metadata(host_state, split: bool = True) -> dict[str, set[str]]:
+    """Every value each metadata key has across the host's aggregates;
+    ``split`` takes comma-separated values apart, as upstream does."""
+    metadata: dict[str, set[str]] = {}
+    for aggregate in host_state.aggregates:
+        for key, value in (aggregate.metadata or {}).items():
+            values = value.split(",") if split else [value]
+            metadata.setdefault(key, set()).update(v.strip() for v in values)
+    return metadata
+
+
+def scheduler_hint(spec_obj, name: str) -> list[str]:
+    """The values of scheduler hint ``name`` (none when not given)."""
+    hints = spec_obj.scheduler_hints if "scheduler_hints" in spec_obj else None
+    return list((hints or {}).get(name) or [])
+
+
 def all_filters() -> list[type[BaseHostFilter]]:
     """Every filter class defined in this package."""
     classes = []
@@ -59,6 +81,7 @@ def all_filters() -> list[type[BaseHostFilter]]:
                 issubclass(cls, BaseHostFilter)
                 and cls is not BaseHostFilter
                 and cls.__module__ == module.__name__
+                and not cls.__name__.startswith("_")
             ):
                 classes.append(cls)
     return classes
@@ -102,7 +125,7 @@ def run_filters(filters: list[BaseHostFilter], hosts: list, spec_obj) -> FilterR
     eliminations = []
     for host_filter in filters:
         before = len(hosts)
-        hosts = [h for h in hosts if host_filter.host_passes(h, spec_obj)]
+        hosts = host_filter.filter_all(hosts, spec_obj)
         eliminations.append((host_filter.name(), before, len(hosts)))
         LOG.debug("%s: %d of %d hosts passed", host_filter.name(), len(hosts), before)
         if not hosts:

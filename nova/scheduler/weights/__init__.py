@@ -10,20 +10,37 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import random
 from collections.abc import Iterable
 
 from oslo_log import log as logging
 
+import nova.conf
+
+CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 ALL_WEIGHERS = "nova.scheduler.weights.all_weighers"
 
 
 class BaseHostWeigher:
-    """Base class of host weighers: ``weigh`` gives the raw score."""
+    """Base class of host weighers: ``weigh`` gives the raw score.
+
+    Subclasses name their ``[filter_scheduler]`` multiplier option in
+    ``MULTIPLIER``; an aggregate's metadata key of the same name overrides
+    it for the aggregate's hosts.
+    """
+
+    MULTIPLIER = ""
 
     def weight_multiplier(self, host_state) -> float:
-        return 1.0
+        if not self.MULTIPLIER:
+            return 1.0
+        return aggregate_multiplier(
+            host_state,
+            self.MULTIPLIER,
+            getattr(CONF.filter_scheduler, self.MULTIPLIER),
+        )
 
     def weigh(self, host_state, spec_obj) -> float:
         raise NotImplementedError()
@@ -61,6 +78,27 @@ def load_weighers(names: Iterable[str]) -> list[BaseHostWeigher]:
     return weighers
 
 
+def aggregate_multiplier(host_state, key: str, default: float) -> float:
+    """The smallest ``key`` in the metadata of the host's aggregates, else
+    ``default``; an unreadable value is logged and ignored."""
+    values = []
+    for aggregate in getattr(host_state, "aggregates", []):
+        value = (aggregate.metadata or {}).get(key)
+        if value is None:
+            continue
+        try:
+            values.append(float(value))
+        except ValueError:
+            LOG.warning(
+                "Aggregate %s has %s=%r, not a number; using %s",
+                aggregate.name,
+                key,
+                value,
+                default,
+            )
+    return min(values) if values else default
+
+
 def _normalize(values: list[float]) -> list[float]:
     low, high = min(values), max(values)
     if high == low:
@@ -69,10 +107,22 @@ def _normalize(values: list[float]) -> list[float]:
 
 
 def weigh_hosts(weighers: list[BaseHostWeigher], hosts: list, spec_obj) -> list:
-    """``hosts`` as (weight, host) pairs, best first."""
+    """``hosts`` as (weight, host) pairs, best first.
+
+    With ``shuffle_best_same_weighed_hosts`` the hosts sharing the best
+    weight come in random order, so that identical hosts share the load.
+    """
     totals = [0.0] * len(hosts)
     for weigher in weighers:
         raw = [weigher.weigh(host, spec_obj) for host in hosts]
         for i, score in enumerate(_normalize(raw)):
-            totals[i] += weigher.weight_multiplier(hosts[i]) * score
-    return sorted(zip(totals, hosts, strict=True), key=lambda pair: -pair[0])
+            if score:
+                totals[i] += weigher.weight_multiplier(hosts[i]) * score
+    weighed = sorted(zip(totals, hosts, strict=True), key=lambda pair: -pair[0])
+    if CONF.filter_scheduler.shuffle_best_same_weighed_hosts and weighed:
+        best = weighed[0][0]
+        tied = sum(1 for weight, _ in weighed if weight == best)
+        head = weighed[:tied]
+        random.shuffle(head)
+        weighed[:tied] = head
+    return weighed
