@@ -75,7 +75,7 @@ class ComputeManager(manager.Manager):
         self.driver.init_host(self.host)
         context = nova_context.get_admin_context()
         self._recover_instances(context)
-        self.rt.update_available_resource(context, service_ref.id)
+        self._update_resources(context)
 
     def cleanup_host(self) -> None:
         # In-flight builds finish: their instances must not stay BUILDING.
@@ -92,6 +92,19 @@ class ComputeManager(manager.Manager):
 
     def _update_resources(self, context) -> None:
         self.rt.update_available_resource(context, self.service_ref.id)
+        # The service may have been disabled through the API while this
+        # compute could not be told.
+        service = objects.Service.get_by_id(context, self.service_ref.id)
+        self.rt.set_status_trait(context, service.disabled)
+
+    def set_host_enabled(self, context, enabled: bool) -> str:
+        """Reflect the service's enabled flag in Placement now (the API
+        calls this when an operator disables or enables the service).
+
+        :returns: ``"enabled"`` or ``"disabled"``.
+        """
+        self.rt.set_status_trait(context, not enabled)
+        return "enabled" if enabled else "disabled"
 
     def _recover_instances(self, context) -> None:
         """Settle instances a previous run of this service left mid-task.
@@ -166,6 +179,7 @@ class ComputeManager(manager.Manager):
                         injected_files,
                         selection,
                     )
+                self.rt.build_finished(context, node, failed=False)
             except (
                 exception.UnexpectedDeletingTaskStateError,
                 exception.InstanceNotFound,
@@ -175,6 +189,7 @@ class ComputeManager(manager.Manager):
                 self._clean_up_guest(context, instance)
             except Exception as exc:  # every failure ends in ERROR with a fault
                 LOG.exception("Build of instance %s failed", instance.uuid)
+                self.rt.build_finished(context, node, failed=True)
                 self._fail_build(context, instance, exc)
 
     def _build_and_run(

@@ -62,6 +62,23 @@ def inventory_of(node) -> dict[str, dict]:
     return {rc: r for rc, r in inventory.items() if r["total"] > 0}
 
 
+# Task states that keep a host's disks and network busy (upstream's list);
+# the scheduler's IoOpsFilter and IoOpsWeigher read their count.
+_IO_TASK_STATES = frozenset(
+    {
+        "resize_migrating",
+        "rebuilding",
+        "resize_prep",
+        "image_snapshot",
+        "image_backup",
+        "rescuing",
+        "unshelving",
+    }
+)
+# The trait that keeps the scheduler off a disabled compute service's nodes.
+COMPUTE_STATUS_DISABLED = "COMPUTE_STATUS_DISABLED"
+
+
 class ResourceTracker:
     """The compute nodes of one host."""
 
@@ -70,6 +87,8 @@ class ResourceTracker:
         self.driver = driver
         self.compute_nodes: dict[str, objects.ComputeNode] = {}
         self._lock = threading.Lock()
+        # Builds failed per node since its last successful one.
+        self.failed_builds: dict[str, int] = {}
 
     def update_available_resource(self, context, service_id: int) -> None:
         """Refresh every node's record, usage and Placement inventory.
@@ -144,7 +163,20 @@ class ResourceTracker:
             "local_gb_used": disk + math.ceil(CONF.reserved_host_disk_mb / 1024),
             "running_vms": len(live),
             "current_workload": sum(1 for i in live if i.task_state is not None),
-            "stats": {"num_instances": str(len(live))},
+            "stats": {
+                "num_instances": str(len(live)),
+                "io_workload": str(
+                    sum(
+                        1
+                        for i in live
+                        if i.vm_state == vm_states.BUILDING
+                        or i.task_state in _IO_TASK_STATES
+                    )
+                ),
+                "failed_builds": str(
+                    self.failed_builds.get(node.hypervisor_hostname, 0)
+                ),
+            },
         }
         usage["free_ram_mb"] = node.memory_mb - usage["memory_mb_used"]
         usage["free_disk_gb"] = node.local_gb - usage["local_gb_used"]
@@ -156,3 +188,40 @@ class ResourceTracker:
         client = placement.client()
         client.ensure_provider(node.uuid, node.hypervisor_hostname, context=context)
         client.set_inventory(node.uuid, inventory_of(node), context=context)
+
+    def build_finished(self, context, nodename: str | None, failed: bool) -> None:
+        """Count a build failure on ``nodename``, or reset the count after a
+        success, and tell the scheduler (node stat ``failed_builds``, which
+        BuildFailureWeigher reads) right away."""
+        nodename = nodename or next(iter(self.compute_nodes), None)
+        if nodename is None:
+            return
+        count = self.failed_builds.get(nodename, 0) + 1 if failed else 0
+        if count == self.failed_builds.get(nodename, 0):
+            return
+        with self._lock:
+            self.failed_builds[nodename] = count
+            node = self.compute_nodes.get(nodename)
+            if node is None:
+                return
+            node.stats = {**(node.stats or {}), "failed_builds": str(count)}
+            node.save()
+
+    def set_status_trait(self, context, disabled: bool) -> None:
+        """Put ``COMPUTE_STATUS_DISABLED`` on the providers of this host's
+        nodes while its service is disabled, and take it off otherwise, so
+        that Placement leaves them out of allocation candidates."""
+        client = placement.client()
+        for node in list(self.compute_nodes.values()):
+            current = client.get_traits(node.uuid, context=context)
+            if disabled:
+                wanted = current.traits | {COMPUTE_STATUS_DISABLED}
+            else:
+                wanted = current.traits - {COMPUTE_STATUS_DISABLED}
+            if wanted != current.traits:
+                client.set_traits(
+                    node.uuid,
+                    wanted,
+                    generation=current.generation,
+                    context=context,
+                )

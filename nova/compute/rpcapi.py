@@ -5,7 +5,7 @@ Messages go to the message queue of the cell the context targets (see
 cell, a cell conductor uses its own queue.
 
 Version history:
-  1.0 - build_and_run_instance, terminate_instance
+  1.0 - build_and_run_instance, terminate_instance, set_host_enabled
 """
 
 from __future__ import annotations
@@ -68,4 +68,14 @@ class ComputeAPI(rpc.RPCAPI):
         instance, on the instance's host."""
         self.prepare(context, server=_compute_host(None, instance)).cast(
             context, "terminate_instance", instance=instance, bdms=bdms
+        )
+
+    def set_host_enabled(self, context, host: str, enabled: bool) -> str:
+        """Have ``host`` add or remove the COMPUTE_STATUS_DISABLED trait on
+        its providers; returns ``"enabled"`` or ``"disabled"``.
+
+        A call: the caller learns whether the compute got the message.
+        """
+        return self.prepare(context, server=host).call(
+            context, "set_host_enabled", enabled=enabled
         )

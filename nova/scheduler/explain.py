@@ -9,7 +9,7 @@ aggregate and tree restriction added to them.
 
 from __future__ import annotations
 
-from nova.scheduler import request_filter
+from nova.compute.resource_tracker import COMPUTE_STATUS_DISABLED
 from nova.scheduler.utils import ResourceRequest
 
 _PREFIX = "Placement found no allocation candidate: "
@@ -47,7 +47,7 @@ def no_allocation_candidates(client, request: ResourceRequest, context=None) -> 
             return f"{_PREFIX}{room} has the required trait {trait}."
     for trait in sorted(forbidden):
         if not found(ResourceRequest(dict(total), forbidden_traits={trait})):
-            if trait == request_filter.COMPUTE_STATUS_DISABLED:
+            if trait == COMPUTE_STATUS_DISABLED:
                 return f"{_PREFIX}{room} belongs to an enabled compute service."
             return f"{_PREFIX}{room} lacks the forbidden trait {trait}."
     for item in request.member_of:

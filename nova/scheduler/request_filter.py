@@ -16,19 +16,19 @@ from oslo_log import log as logging
 import nova.conf
 from nova import context as nova_context
 from nova import exception, objects
+from nova.compute.resource_tracker import COMPUTE_STATUS_DISABLED
 from nova.scheduler.utils import ResourceRequest
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
-# The trait a compute puts on its providers while its service is disabled.
-COMPUTE_STATUS_DISABLED = "COMPUTE_STATUS_DISABLED"
 TENANT_METADATA_PREFIX = "filter_tenant_id"
 _TRAIT_METADATA_PREFIX = "trait:"
 
 
 def compute_status_filter(context, spec_obj, request: ResourceRequest) -> None:
-    """Hosts of disabled compute services are never candidates."""
+    """Hosts of disabled compute services are never candidates: their
+    computes put COMPUTE_STATUS_DISABLED on their providers."""
     request.forbidden_traits.add(COMPUTE_STATUS_DISABLED)
 
 
