@@ -131,7 +131,10 @@ def _compute_node_uuid(context, host: str, node: str | None) -> str | None:
     nodes: list = []
     for cell in cells:
         with nova_context.target_cell(context, cell) as cctxt:
-            nodes.extend(objects.ComputeNodeList.get_all_by_host(cctxt, host))
+            try:
+                nodes.extend(objects.ComputeNodeList.get_all_by_host(cctxt, host))
+            except exception.ComputeHostNotFound:
+                continue
     if node:
         nodes = [n for n in nodes if n.hypervisor_hostname == node]
     if not nodes:

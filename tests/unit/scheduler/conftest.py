@@ -74,3 +74,20 @@ def make_host():
 @pytest.fixture
 def make_flavor():
     return flavor
+
+
+@pytest.fixture
+def flags():
+    """Set scheduler options for one test: ``flags(group, name=value, ...)``."""
+    from nova.conf import CONF
+
+    set_ = []
+
+    def override(group, **values):
+        for name, value in values.items():
+            CONF.set_override(name, value, group=group)
+            set_.append((name, group))
+
+    yield override
+    for name, group in set_:
+        CONF.clear_override(name, group=group)
