@@ -10,6 +10,7 @@ yet, so that a burst of requests spreads instead of piling on one host.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -52,6 +53,8 @@ class HostState:
         self.aggregates: list[objects.Aggregate] = []
         self.node_updated_at = None
         self._running_vms = 0
+        # Wall-clock times of builds this scheduler placed here.
+        self._builds_placed: list[float] = []
         # Capacity (after reserved and allocation ratios) and use, per
         # resource class, as Placement sees them.
         self.capacity: dict[str, int] = {}
@@ -88,10 +91,18 @@ class HostState:
         self._reset_counts()
 
     def _reset_counts(self) -> None:
-        # Counts start from the compute's report for each request; claims
-        # of this scheduler are added on top by consume().
-        self.num_instances = int(self.stats.get("num_instances", self._running_vms))
-        self.num_io_ops = int(self.stats.get("io_workload", 0))
+        # The compute's last report, plus the builds this scheduler placed
+        # here since: the compute has not counted those yet.
+        reported_at = 0.0
+        if self.node_updated_at is not None:
+            # Database times are UTC, whether or not the driver says so.
+            reported_at = self.node_updated_at.replace(tzinfo=datetime.UTC).timestamp()
+        self._builds_placed = [t for t in self._builds_placed if t > reported_at]
+        placed = len(self._builds_placed)
+        self.num_instances = (
+            int(self.stats.get("num_instances", self._running_vms)) + placed
+        )
+        self.num_io_ops = int(self.stats.get("io_workload", 0)) + placed
 
     def update_from_provider_summary(self, summary: Mapping[str, Any]) -> None:
         self._reset_counts()
@@ -109,11 +120,17 @@ class HostState:
         free = self.free
         return all(free[rc] >= amount for rc, amount in resources.items() if rc in free)
 
-    def consume(self, resources: Mapping[str, int]) -> None:
-        """Count an instance placed here that Placement may not show yet."""
+    def consume_resources(self, resources: Mapping[str, int]) -> None:
+        """Count a claim Placement's answer may not show yet."""
         for rc, amount in resources.items():
             if rc in self.capacity:
                 self.used[rc] = self.used.get(rc, 0) + amount
+
+    def consume(self, resources: Mapping[str, int]) -> None:
+        """Count an instance this scheduler just placed here, until the
+        compute's next report includes it."""
+        self.consume_resources(resources)
+        self._builds_placed.append(time.time())
         self.num_instances += 1
         # A build is I/O work until it finishes.
         self.num_io_ops += 1
@@ -196,7 +213,7 @@ class HostManager:
                 ",".join(zones) if zones else CONF.default_availability_zone
             )
             for resources in pending.get(uuid, []):
-                state.consume(resources)
+                state.consume_resources(resources)
             states.append(state)
         return states
 
