@@ -478,6 +478,52 @@ class API:
                     sa.delete(model).where(model.instance_uuid.in_(instance_uuids))
                 )
 
+    @staticmethod
+    def _requested_destination(context, request: CreateRequest):
+        """The host and/or node an admin asked for (2.74), once known to
+        exist; the scheduler then asks Placement only about that node.
+
+        :raises Invalid: (400) for a host or node no cell knows.
+        """
+        host = request.requested_host
+        node = request.requested_hypervisor_hostname
+        if not host and not node:
+            return None
+        if host:
+            try:
+                cells = [objects.HostMapping.get_by_host(context, host).cell_mapping]
+            except exception.HostMappingNotFound:
+                raise exception.Invalid(
+                    str(exception.ComputeHostNotFound(host=host))
+                ) from None
+        else:
+            cells = [
+                c for c in objects.CellMappingList.get_all(context) if not c.is_cell0()
+            ]
+        found = False
+        for cell in cells:
+            with nova_context.target_cell(context, cell) as cctxt:
+                try:
+                    nodes = (
+                        objects.ComputeNodeList.get_all_by_host(cctxt, host)
+                        if host
+                        else objects.ComputeNodeList.get_all(cctxt)
+                    )
+                except exception.ComputeHostNotFound:
+                    continue
+            found = found or any(
+                not node or n.hypervisor_hostname == node for n in nodes
+            )
+        if not found:
+            name = f"{host or ''}:{node}" if node else host
+            raise exception.Invalid(str(exception.ComputeHostNotFound(host=name)))
+        destination = objects.Destination()
+        if host:
+            destination.host = host
+        if node:
+            destination.node = node
+        return destination
+
     def create(self, context, request: CreateRequest) -> tuple[list, str, str]:
         """Accept ``request``: the instances, their reservation id and the
         admin password.
@@ -501,6 +547,7 @@ class API:
         self._check_flavor_fits_image(context, flavor, image)
         key_data = self._key_data(context, request.key_name)
         zone, force_hosts, force_nodes = self._check_availability_zone(context, request)
+        destination = self._requested_destination(context, request)
         requested_networks = self._check_networks(context, request.networks)
         admin_password = request.admin_password or generate_password()
         reservation_id = _reservation_id()
@@ -535,11 +582,8 @@ class API:
                 user_id=context.user_id,
             )
             spec.num_instances = count
-            if request.requested_host or request.requested_hypervisor_hostname:
-                spec.requested_destination = objects.Destination(
-                    host=request.requested_host,
-                    node=request.requested_hypervisor_hostname,
-                )
+            if destination is not None:
+                spec.requested_destination = destination
             build_requests.append(
                 objects.BuildRequest(
                     context,

@@ -267,11 +267,12 @@ class SchedulerManager(manager.Manager):
                 continue
             if force_nodes and host.nodename not in force_nodes:
                 continue
-            if destination is not None and "host" in destination:
-                if host.host != destination.host:
+            if destination is not None:
+                wanted_host = destination.host if "host" in destination else None
+                wanted_node = destination.node if "node" in destination else None
+                if wanted_host and host.host != wanted_host:
                     continue
-                node = destination.node if "node" in destination else None
-                if node and host.nodename != node:
+                if wanted_node and host.nodename != wanted_node:
                     continue
             kept.append(host)
         return kept

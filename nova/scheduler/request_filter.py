@@ -113,13 +113,16 @@ def requested_destination_filter(context, spec_obj, request) -> None:
             request.member_of.append(sorted(item.split(",")))
     host = destination.host if "host" in destination else None
     node = destination.node if "node" in destination else None
-    if host:
+    if host or node:
         request.in_tree = _compute_node_uuid(context, host, node)
 
 
-def _compute_node_uuid(context, host: str, node: str | None) -> str | None:
-    """The provider of ``host``'s node ``node`` (or its only node)."""
+def _compute_node_uuid(context, host: str | None, node: str | None) -> str | None:
+    """The provider of ``host``'s node ``node`` (or its only node), or of
+    node ``node`` wherever it is."""
     try:
+        if not host:
+            raise exception.HostMappingNotFound(name=node)
         cells = [objects.HostMapping.get_by_host(context, host).cell_mapping]
     except exception.HostMappingNotFound:
         # Not discovered yet: look in every cell.
@@ -132,15 +135,18 @@ def _compute_node_uuid(context, host: str, node: str | None) -> str | None:
     for cell in cells:
         with nova_context.target_cell(context, cell) as cctxt:
             try:
-                nodes.extend(objects.ComputeNodeList.get_all_by_host(cctxt, host))
+                nodes.extend(
+                    objects.ComputeNodeList.get_all_by_host(cctxt, host)
+                    if host
+                    else objects.ComputeNodeList.get_all(cctxt)
+                )
             except exception.ComputeHostNotFound:
                 continue
     if node:
         nodes = [n for n in nodes if n.hypervisor_hostname == node]
     if not nodes:
         raise exception.NoValidHost(
-            reason=f"The requested host {host}"
-            + (f" has no compute node {node}." if node else " has no compute node.")
+            reason=f"No compute node {node or '(any)'} on host {host or '(any)'}."
         )
     # A host with several nodes (ironic) is left to the host filters.
     return nodes[0].uuid if len(nodes) == 1 else None

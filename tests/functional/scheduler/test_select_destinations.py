@@ -77,7 +77,7 @@ def test_requested_node_is_asked_of_placement_and_explained(cloud):
         select(cloud.ctxt, cloud.spec(units=2, requested_destination=destination))
     assert "the requested host or node" in str(error.value)
     destination = objects.Destination(host="sched-nowhere")
-    with pytest.raises(exception.NoValidHost, match="sched-nowhere has no compute"):
+    with pytest.raises(exception.NoValidHost, match="on host sched-nowhere"):
         select(cloud.ctxt, cloud.spec(requested_destination=destination))
 
 
