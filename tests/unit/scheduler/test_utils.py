@@ -37,3 +37,31 @@ def test_extra_specs_and_image_traits(make_spec, make_flavor):
     assert request.required_traits == {"HW_CPU_X86_AVX2", "CUSTOM_IMG"}
     assert request.forbidden_traits == {"CUSTOM_SLOW"}
     assert request.describe() == "CUSTOM_GPU:1, DISK_GB:1, MEMORY_MB:512"
+
+
+def test_granular_groups_and_group_policy(make_spec, make_flavor):
+    flavor = make_flavor(
+        extra_specs={
+            "resources1:CUSTOM_NIC": "1",
+            "trait1:CUSTOM_PHYSNET_A": "required",
+            "resources2:CUSTOM_NIC": "2",
+            "trait2:CUSTOM_SLOW": "forbidden",
+            "group_policy": "isolate",
+        }
+    )
+    request = ResourceRequest.from_request_spec(make_spec(flavor=flavor))
+    assert request.groups["1"].resources == {"CUSTOM_NIC": 1}
+    assert request.groups["1"].required_traits == {"CUSTOM_PHYSNET_A"}
+    assert request.groups["2"].forbidden_traits == {"CUSTOM_SLOW"}
+    assert request.total_resources["CUSTOM_NIC"] == 3
+    query = request.placement_query(limit=10)
+    assert query["group_policy"] == "isolate" and query["limit"] == 10
+    assert set(query["groups"]) == {"1", "2"}
+
+
+def test_two_groups_without_policy_get_none(make_spec, make_flavor):
+    flavor = make_flavor(
+        extra_specs={"resources1:CUSTOM_A": "1", "resources2:CUSTOM_B": "1"}
+    )
+    request = ResourceRequest.from_request_spec(make_spec(flavor=flavor))
+    assert request.placement_query()["group_policy"] == "none"
