@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import datetime
+import threading
 
 import sqlalchemy as sa
 
@@ -48,3 +49,22 @@ def heartbeat(cell_database_url: str) -> None:
     now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
     with engines.get_engine(cell_database_url).begin() as connection:
         connection.execute(sa.update(main_models.Service).values(last_seen_up=now))
+
+
+def keep_alive(cell_database_url: str, interval: float = 10.0) -> threading.Event:
+    """Heartbeat every fake host every ``interval`` seconds from a daemon
+    thread, until the returned event is set."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.is_set():
+            heartbeat(cell_database_url)
+            stop.wait(interval)
+
+    threading.Thread(target=beat, name="fake-heartbeats", daemon=True).start()
+    return stop
+
+
+def registered_hosts(context) -> int:
+    """How many fake hosts an earlier run left in the cell database."""
+    return len(objects.ServiceList.get_by_binary(context, "nova-compute"))
