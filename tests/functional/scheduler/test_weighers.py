@@ -88,3 +88,37 @@ def test_shuffle_best_same_weighed_hosts(cloud, weigh_with, flags):
     chosen = {_chosen(cloud) for _ in range(12)}
     # Without shuffling every request would take the first of the ties.
     assert len(chosen) > 1
+
+
+def test_a_computes_build_failures_reach_the_scheduler(cloud, weigh_with):
+    """The compute counts failed builds on its node record; the scheduler's
+    cached host state picks the count up and BuildFailureWeigher avoids the
+    host until a build there succeeds."""
+    from nova.compute.resource_tracker import ResourceTracker
+    from nova.scheduler import manager
+
+    weigh_with("build_failure.BuildFailureWeigher")
+    flaky = cloud.add_host("w-flaky")
+    cloud.add_host("w-steady")
+    tracker = ResourceTracker("w-flaky", driver=None)
+    tracker.compute_nodes = {"w-flaky": flaky}
+    scheduler = manager.SchedulerManager("s")
+
+    def chosen():
+        [[selection, *_]] = select(cloud.ctxt, cloud.spec(), scheduler=scheduler)
+        return selection.service_host
+
+    chosen()  # fills the scheduler's host state cache
+    tracker.build_finished(cloud.ctxt, "w-flaky", failed=True)
+    tracker.build_finished(cloud.ctxt, "w-flaky", failed=True)
+    assert (
+        objects.ComputeNode.get_by_uuid(cloud.ctxt, flaky.uuid).stats["failed_builds"]
+        == "2"
+    )
+    assert {chosen() for _ in range(3)} == {"w-steady"}
+    assert scheduler.host_manager._host_states[flaky.uuid].failed_builds == 2
+    tracker.build_finished(cloud.ctxt, "w-flaky", failed=False)
+    assert (
+        objects.ComputeNode.get_by_uuid(cloud.ctxt, flaky.uuid).stats["failed_builds"]
+        == "0"
+    )
