@@ -5,7 +5,8 @@ import pytest
 from oslo_utils import uuidutils
 
 from nova import exception, placement
-from nova.compute.resource_tracker import COMPUTE_STATUS_DISABLED, ResourceTracker
+from nova.compute.manager import ComputeManager
+from nova.compute.resource_tracker import COMPUTE_STATUS_DISABLED
 from tests.functional.scheduler.conftest import select
 
 
@@ -19,15 +20,17 @@ def test_disabled_compute_is_left_out_by_placement(cloud, flags):
     flags("filter_scheduler", enabled_filters=[])
     disabled = cloud.add_host("rf-disabled")
     cloud.add_host("rf-enabled")
-    tracker = ResourceTracker("rf-disabled", driver=None)
-    tracker.compute_nodes = {"rf-disabled": disabled}
-    tracker.set_status_trait(cloud.ctxt, disabled=True)
+    # What the compute does when the API tells it its service is disabled.
+    flags("DEFAULT", compute_driver="fake.FakeDriver")
+    compute = ComputeManager("rf-disabled")
+    compute.rt.compute_nodes = {"rf-disabled": disabled}
+    assert compute.set_host_enabled(cloud.ctxt, enabled=False) == "disabled"
     assert COMPUTE_STATUS_DISABLED in cloud.client.get_traits(disabled.uuid).traits
     for _ in range(3):
         assert _chosen_host(cloud, cloud.spec()) == "rf-enabled"
     with pytest.raises(exception.NoValidHost, match="enabled compute service"):
         select(cloud.ctxt, cloud.spec(ignore_hosts=["rf-enabled"], units=4))
-    tracker.set_status_trait(cloud.ctxt, disabled=False)
+    assert compute.set_host_enabled(cloud.ctxt, enabled=True) == "enabled"
     assert COMPUTE_STATUS_DISABLED not in cloud.client.get_traits(disabled.uuid).traits
 
 

@@ -84,6 +84,7 @@ def flags():
     set_ = []
 
     def override(group, **values):
+        group = None if group == "DEFAULT" else group
         for name, value in values.items():
             CONF.set_override(name, value, group=group)
             set_.append((name, group))
