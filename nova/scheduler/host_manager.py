@@ -16,11 +16,14 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import sqlalchemy as sa
 from oslo_log import log as logging
 
 import nova.conf
 from nova import context as nova_context
 from nova import objects, servicegroup
+from nova.db import engines
+from nova.db.main import models as main_models
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -188,17 +191,35 @@ class HostManager:
         found: dict[str, HostState] = {}
         for cell in self._enabled_cells(context):
             with nova_context.target_cell(context, cell) as cctxt:
-                nodes = objects.ComputeNodeList.get_all_by_uuids(cctxt, uuids)
-                if not nodes:
+                versions = _node_versions(cctxt, uuids)
+                if not versions:
                     continue
-                services = {
-                    s.host: s
-                    for s in objects.ServiceList.get_by_binary(
-                        cctxt, "nova-compute", include_disabled=True
-                    )
-                }
-            for node in nodes:
-                found[node.uuid] = self._host_state(cell, node, services.get(node.host))
+                # Only nodes new to this scheduler or changed since it last
+                # read them are loaded in full: at a thousand candidates
+                # that is most of a request's time otherwise.
+                stale = [
+                    uuid
+                    for uuid, (_, updated_at) in versions.items()
+                    if uuid not in self._host_states
+                    or self._host_states[uuid].node_updated_at != updated_at
+                ]
+                nodes = (
+                    {
+                        n.uuid: n
+                        for n in objects.ComputeNodeList.get_all_by_uuids(cctxt, stale)
+                    }
+                    if stale
+                    else {}
+                )
+                services = _compute_services(
+                    cctxt, {host for host, _ in versions.values()}
+                )
+            for uuid, (host, _) in versions.items():
+                state = self._host_state(
+                    cell, uuid, nodes.get(uuid), services.get(host)
+                )
+                if state is not None:
+                    found[uuid] = state
         self._refresh_aggregates(context)
         pending = self._pending_claims(summaries_read_at)
         states = []
@@ -217,18 +238,19 @@ class HostManager:
             states.append(state)
         return states
 
-    def _host_state(self, cell, node, service) -> HostState:
+    def _host_state(self, cell, uuid, node, service) -> HostState | None:
+        """The cached state of node ``uuid``, refreshed from ``node`` when
+        it was (re)loaded, with the current ``service`` row."""
         with self._lock:
-            state = self._host_states.get(node.uuid)
-            if state is None:
-                state = HostState(
-                    node.host, node.hypervisor_hostname, node.uuid, cell.uuid
-                )
-                self._host_states[node.uuid] = state
+            state = self._host_states.get(uuid)
+            if node is not None:
+                if state is None:
+                    state = HostState(
+                        node.host, node.hypervisor_hostname, node.uuid, cell.uuid
+                    )
+                    self._host_states[uuid] = state
                 state.update_from_compute_node(node, service)
-            elif state.node_updated_at != node.updated_at:
-                state.update_from_compute_node(node, service)
-            else:
+            elif state is not None:
                 # The service row changes with every heartbeat.
                 state.service = service
             return state
@@ -278,3 +300,54 @@ class HostManager:
                 elif finished is None or finished > read_at:
                     pending.setdefault(claim.provider_uuid, []).append(claim.resources)
         return pending
+
+
+def _node_versions(cctxt, uuids: list[str]) -> dict[str, tuple[str, Any]]:
+    """uuid -> (host, updated_at) of the live compute nodes among ``uuids``:
+    enough to tell which cached host states are stale."""
+    node = main_models.ComputeNode
+    stmt = sa.select(node.uuid, node.host, node.updated_at).where(
+        node.uuid.in_(uuids), node.deleted == 0
+    )
+    with engines.transaction(cctxt.db_connection) as session:
+        rows = session.execute(stmt).all()
+    # Objects carry aware UTC times; rows may be naive.
+    return {uuid: (host, _aware(updated)) for uuid, host, updated in rows}
+
+
+def _aware(value: datetime.datetime | None) -> datetime.datetime | None:
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=datetime.UTC)
+    return value
+
+
+def _compute_services(cctxt, hosts: set[str]) -> dict[str, objects.Service]:
+    """host -> nova-compute service with the fields the filters read
+    (up/down and disabled), without loading whole rows."""
+    service = main_models.Service
+    stmt = sa.select(
+        service.host,
+        service.disabled,
+        service.forced_down,
+        service.last_seen_up,
+        service.updated_at,
+        service.created_at,
+    ).where(
+        service.binary == "nova-compute",
+        service.host.in_(hosts),
+        service.deleted == 0,
+    )
+    with engines.transaction(cctxt.db_connection) as session:
+        rows = session.execute(stmt).all()
+    return {
+        row.host: objects.Service(
+            host=row.host,
+            binary="nova-compute",
+            disabled=bool(row.disabled),
+            forced_down=bool(row.forced_down),
+            last_seen_up=row.last_seen_up,
+            updated_at=row.updated_at,
+            created_at=row.created_at,
+        )
+        for row in rows
+    }
