@@ -86,7 +86,11 @@ def update(req: Request, aggregate_id: str):
 def delete(req: Request, aggregate_id: str):
     _authorize(req, "delete")
     aggregate_api.delete(req.nova_context, _aggregate_id(aggregate_id))
-    return json_response(None, status=200)
+    # Upstream answers 200 with no body. pecan turns an empty 200 into a 204
+    # unless the body comes from a generator that yields something.
+    response = json_response(None, status=200)
+    response.app_iter = (chunk for chunk in [b""])
+    return response
 
 
 @validation.body(schemas.add_host)
