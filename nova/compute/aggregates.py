@@ -162,17 +162,20 @@ def _mirror(context, aggregate, nodes, add: bool) -> None:
             )
 
 
-def sync_aggregates(context) -> list[str]:
-    """Put every aggregate's hosts' providers into its Placement aggregate
-    (``nova-manage placement sync_aggregates``); the hosts that could not be
-    mirrored are returned."""
-    failed = []
+def sync_aggregates(context) -> tuple[list[str], list[str]]:
+    """Put the providers of every aggregate's hosts into its Placement
+    aggregate (``nova-manage placement sync_aggregates``).
+
+    :returns: the hosts that have no host mapping, and those whose
+        providers Placement could not update.
+    """
+    unmapped, failed = [], []
     for aggregate in objects.AggregateList.get_all(context):
         for host in aggregate.hosts:
             try:
                 nodes = _compute_nodes(context, host)
             except exception.ComputeHostNotFound:
-                failed.append(host)
+                unmapped.append(host)
                 continue
             for node in nodes:
                 try:
@@ -180,6 +183,6 @@ def sync_aggregates(context) -> list[str]:
                         node.uuid, add=[aggregate.uuid], context=context
                     )
                 except placement_exc.PlacementClientError as exc:
-                    LOG.warning("Cannot mirror %s: %s", host, exc)
+                    LOG.warning("Cannot mirror host %s into Placement: %s", host, exc)
                     failed.append(host)
-    return failed
+    return unmapped, failed

@@ -7,6 +7,7 @@ import pytest
 
 from nova import context as nova_context
 from nova import objects, placement
+from nova.cmd.manage_placement import PlacementCommands
 from tests.functional.api.conftest import ADMIN, DEMO, fault
 
 AGGREGATES = "/v2.1/os-aggregates"
@@ -147,3 +148,21 @@ def test_add_and_remove_host_mirror_placement(api, compute_host, placement_conf)
         404,
         f"Cannot remove host {host} in aggregate {agg_id}",
     )
+
+
+def test_nova_manage_sync_aggregates_repairs_placement(
+    api, compute_host, placement_conf
+):
+    host, node_uuid = compute_host
+    created = _create(api, version="2.41").json()["aggregate"]
+    _action(api, created["id"], {"add_host": {"host": host}})
+    # Placement loses the membership (e.g. it was down during add_host).
+    placement_conf.update_aggregates(node_uuid, remove=[created["uuid"]])
+
+    assert PlacementCommands().sync_aggregates() == 0
+    assert created["uuid"] in placement_conf.get_aggregates(node_uuid).aggregates
+
+    # A member whose host is not mapped is reported, exit code 4.
+    context = nova_context.get_admin_context()
+    objects.Aggregate.get_by_id(context, created["id"]).add_host("unmapped-host")
+    assert PlacementCommands().sync_aggregates() == 4
