@@ -286,7 +286,18 @@ class ComputeManager(manager.Manager):
         """
         if CONF.workarounds.disable_group_policy_check_upcall:
             return
-        hosts = group.get_hosts(exclude=[instance.uuid])
+        try:
+            hosts = group.get_hosts(exclude=[instance.uuid])
+        except exception.DatabaseNotConfigured:
+            # A cell conductor without [api_database] cannot answer; the
+            # scheduler's check stands alone, as with the workaround set.
+            LOG.warning(
+                "Skipping the late server group check of %s: this cell's "
+                "conductor has no [api_database] connection (set [workarounds] "
+                "disable_group_policy_check_upcall to silence this)",
+                instance.uuid,
+            )
+            return
         if group.policy == "anti-affinity":
             if hosts.count(self.host) >= affinity_filter.max_server_per_host(group):
                 raise exception.RescheduledException(

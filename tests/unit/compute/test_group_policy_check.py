@@ -66,3 +66,13 @@ def test_the_upcall_can_be_disabled():
         _check(_Group("anti-affinity", ["h1"]))
     finally:
         CONF.clear_override("disable_group_policy_check_upcall", group="workarounds")
+
+
+class _UnreachableGroup(_Group):
+    def get_hosts(self, exclude=None):
+        raise exception.DatabaseNotConfigured(group="api_database")
+
+
+def test_a_conductor_without_the_api_database_skips_the_check(caplog):
+    _check(_UnreachableGroup("anti-affinity", ["h1"]))
+    assert "Skipping the late server group check" in caplog.text
