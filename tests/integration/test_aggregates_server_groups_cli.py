@@ -42,8 +42,8 @@ def test_aggregate_lifecycle_mirrored_in_placement(cloud):
     agg = cloud.compute(microversion="2.41").get(f"/os-aggregates/{shown['id']}")
     agg_uuid = agg.json()["aggregate"]["uuid"]
     assert _providers_in(cloud, agg_uuid) == {host}
-    zones = cloud.openstack("availability", "zone", "list", "--compute")
-    assert zone in {z["Zone Name"] for z in zones}
+    zones = cloud.compute().get("/os-availability-zone").json()
+    assert zone in {z["zoneName"] for z in zones["availabilityZoneInfo"]}
 
     cloud.openstack("aggregate", "unset", "--property", "ssd", name, json_output=False)
     cloud.openstack("aggregate", "remove", "host", name, host)
