@@ -95,6 +95,29 @@ def _user():
     )
 
 
+def _boot_into_group(deployment, monkeypatch, policy: str, count: int) -> list[str]:
+    """Boot ``count`` servers into a new group of ``policy`` in one request,
+    doing what nova-api does with the ``group`` hint."""
+    admin = nova_context.get_admin_context()
+    user = _user()
+    group = objects.InstanceGroup(
+        admin, name="g", policy=policy, rules={}, members=[],
+        project_id=user.project_id, user_id=user.user_id,
+    )  # fmt: skip
+    group.create()
+    original = objects.RequestSpec.from_components
+
+    def with_group(context, instance_uuid, *args, **kwargs):
+        objects.InstanceGroup.add_members(admin, group.uuid, [instance_uuid])
+        spec = original(context, instance_uuid, *args, **kwargs)
+        spec.instance_group = objects.InstanceGroup.get_by_uuid(admin, group.uuid)
+        spec.instance_group.hosts = []
+        return spec
+
+    monkeypatch.setattr(objects.RequestSpec, "from_components", with_group)
+    return deployment.boot(user, _flavor("m1", memory_mb=512), count=count, name="g")
+
+
 def test_failed_spawn_is_rescheduled_with_its_allocation(
     deployment, placement_endpoint
 ):
@@ -143,24 +166,7 @@ def test_late_check_reschedules_an_anti_affinity_race(
         "ram_weight_multiplier": -1.0,
     }})  # fmt: skip
     admin = nova_context.get_admin_context()
-    user = _user()
-    group = objects.InstanceGroup(
-        admin, name="g", policy="anti-affinity", rules={}, members=[],
-        project_id=user.project_id, user_id=user.user_id,
-    )  # fmt: skip
-    group.create()
-    original = objects.RequestSpec.from_components
-
-    def with_group(context, instance_uuid, *args, **kwargs):
-        # What nova-api does with the ``group`` hint.
-        objects.InstanceGroup.add_members(admin, group.uuid, [instance_uuid])
-        spec = original(context, instance_uuid, *args, **kwargs)
-        spec.instance_group = objects.InstanceGroup.get_by_uuid(admin, group.uuid)
-        spec.instance_group.hosts = []
-        return spec
-
-    monkeypatch.setattr(objects.RequestSpec, "from_components", with_group)
-    uuids = deployment.boot(user, _flavor("m1", memory_mb=512), count=2, name="aa")
+    uuids = _boot_into_group(deployment, monkeypatch, "anti-affinity", count=2)
     found = deployment.wait_for_states(
         admin, uuids, {vm_states.ACTIVE, vm_states.ERROR}
     )
@@ -171,3 +177,18 @@ def test_late_check_reschedules_an_anti_affinity_race(
     assert {i.host for i in instances} == set(deployment.hosts)
     logs = "".join(deployment.log_tail(h, lines=400) for h in deployment.hosts)
     assert "Anti-affinity instance group policy was violated" in logs
+
+
+def test_soft_affinity_weigher_keeps_a_group_together(deployment, monkeypatch):
+    # The resource weighers spread; a heavy soft-affinity multiplier wins.
+    _start(deployment, scheduler_extra={"filter_scheduler": {
+        "soft_affinity_weight_multiplier": 10.0,
+    }})  # fmt: skip
+    admin = nova_context.get_admin_context()
+    uuids = _boot_into_group(deployment, monkeypatch, "soft-affinity", count=3)
+    found = deployment.wait_for_states(
+        admin, uuids, {vm_states.ACTIVE, vm_states.ERROR}
+    )
+    instances = [instance for _, instance in found.values()]
+    assert {i.vm_state for i in instances} == {vm_states.ACTIVE}
+    assert len({i.host for i in instances}) == 1
