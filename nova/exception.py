@@ -139,6 +139,30 @@ class InstanceGroupIdExists(Conflict):
     msg_fmt = "Instance group %(group_uuid)s already exists."
 
 
+class InvalidAggregateAction(Invalid):
+    msg_fmt = "Unacceptable parameters."
+
+
+class InvalidAggregateActionAdd(InvalidAggregateAction):
+    msg_fmt = "Cannot add host to aggregate %(aggregate_id)s. Reason: %(reason)s."
+    # Upstream answers a refused add_host with 409, unlike the other actions.
+    code = 409
+
+
+class InvalidAggregateActionDelete(InvalidAggregateAction):
+    msg_fmt = "Cannot remove aggregate %(aggregate_id)s. Reason: %(reason)s."
+
+
+class InvalidAggregateActionUpdate(InvalidAggregateAction):
+    msg_fmt = "Cannot update aggregate %(aggregate_id)s. Reason: %(reason)s."
+
+
+class InvalidAggregateActionUpdateMeta(InvalidAggregateAction):
+    msg_fmt = (
+        "Cannot update metadata of aggregate %(aggregate_id)s. Reason: %(reason)s."
+    )
+
+
 class CellMappingExists(Conflict):
     msg_fmt = "Cell %(uuid)s is already mapped."
 

@@ -203,6 +203,42 @@ class ProviderSetMethods:
             context,
         )
 
+    def update_aggregates(
+        self,
+        uuid: str,
+        *,
+        add: Iterable[str] = (),
+        remove: Iterable[str] = (),
+        context: RequestContext | None = None,
+    ) -> int:
+        """Join the aggregates ``add`` and leave ``remove``, keeping every
+        other membership, including ones a concurrent writer adds meanwhile
+        (each try re-reads the current set).
+
+        :returns: the provider generation after the update.
+        :raises ResourceProviderNotFound: no such provider.
+        """
+        path = f"/resource_providers/{uuid}/aggregates"
+        add, remove = set(add), set(remove)
+
+        def attempt() -> int:
+            current = self.get_aggregates(uuid, context=context)
+            desired = (current.aggregates | add) - remove
+            if desired == current.aggregates:
+                return current.generation
+            body = {
+                "aggregates": sorted(desired),
+                "resource_provider_generation": current.generation,
+            }
+            response = self._transport.request(
+                "PUT", path, ASSOCIATION_VERSION, json=body, context=context
+            )
+            return response.json()["resource_provider_generation"]
+
+        return self._transport.retry_on_generation_conflict(
+            f"updating aggregates of provider {uuid}", attempt
+        )
+
     def _read(
         self, uuid: str, key: str, version: str, context: RequestContext | None
     ) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """``nova-manage``: the operator's tool for databases and cells.
 
 Usage: ``nova-manage [options] <category> <action> [<args>]``, with the
-categories ``api_db``, ``db`` and ``cell_v2``. The usual oslo options
+categories ``api_db``, ``db``, ``cell_v2`` and ``placement``. The usual oslo options
 (``--config-file``, ``--config-dir``, ``--log-file``, ``--debug`` …) come
 before the category.
 
@@ -27,6 +27,7 @@ from nova import config, exception, objects
 from nova.cmd import manage_common
 from nova.cmd.manage_cell_v2 import CellV2Commands
 from nova.cmd.manage_db import ApiDbCommands, DbCommands
+from nova.cmd.manage_placement import PlacementCommands
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -35,7 +36,12 @@ UNEXPECTED_ERROR = 255
 
 
 def _categories() -> dict[str, type]:
-    return {"api_db": ApiDbCommands, "cell_v2": CellV2Commands, "db": DbCommands}
+    return {
+        "api_db": ApiDbCommands,
+        "cell_v2": CellV2Commands,
+        "db": DbCommands,
+        "placement": PlacementCommands,
+    }
 
 
 def _actions(commands: object) -> dict[str, object]:

@@ -524,6 +524,24 @@ class API:
             destination.node = node
         return destination
 
+    @staticmethod
+    def _requested_instance_group(context, hints: dict[str, Any]):
+        """The server group the ``group`` hint names, without its members'
+        hosts (the superconductor fills those in when it schedules).
+
+        :raises InvalidInput: no such group (upstream answers 400).
+        """
+        group_uuid = (hints or {}).get("group")
+        if not group_uuid:
+            return None
+        try:
+            group = objects.InstanceGroup.get_by_uuid(context, group_uuid)
+        except exception.InstanceGroupNotFound as exc:
+            raise exception.InvalidInput(reason=exc.format_message()) from exc
+        group.hosts = []
+        group.obj_reset_changes()
+        return group
+
     def create(self, context, request: CreateRequest) -> tuple[list, str, str]:
         """Accept ``request``: the instances, their reservation id and the
         admin password.
@@ -554,6 +572,7 @@ class API:
 
         # No quota yet: every requested instance is built.
         count = request.max_count
+        group = self._requested_instance_group(context, request.scheduler_hints)
         build_requests, request_specs = [], []
         for index, display_name in enumerate(self._display_names(request, count)):
             instance = self._new_instance(
@@ -580,6 +599,7 @@ class API:
                 availability_zone=zone,
                 project_id=context.project_id,
                 user_id=context.user_id,
+                instance_group=group,
             )
             spec.num_instances = count
             if destination is not None:
@@ -602,6 +622,11 @@ class API:
 
         self._write_build_records(context, build_requests, request_specs)
         try:
+            if group is not None:
+                # QUOTA: the integrator checks server_group_members here.
+                objects.InstanceGroup.add_members(
+                    context, group.uuid, [b.instance_uuid for b in build_requests]
+                )
             self._compute_task_api().schedule_and_build_instances(
                 context,
                 build_requests=build_requests,
@@ -618,9 +643,9 @@ class API:
             LOG.exception(
                 "Could not hand servers %s over to the conductor", reservation_id
             )
-            self._remove_build_records(
-                context, [b.instance_uuid for b in build_requests]
-            )
+            uuids = [b.instance_uuid for b in build_requests]
+            self._remove_build_records(context, uuids)
+            objects.InstanceGroup.remove_members(context, uuids)
             raise
         return [b.instance for b in build_requests], reservation_id, admin_password
 
@@ -742,6 +767,8 @@ class API:
         """
         policy.authorize(context, server_policies.SERVERS % "delete", _target(instance))
         mapping = self._mapping(context, instance.uuid)
+        # Its server group stops counting it at once, wherever it is.
+        objects.InstanceGroup.remove_members(context, [instance.uuid])
         if mapping.cell_mapping is None:
             try:
                 objects.BuildRequest.get_by_instance_uuid(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import dataclasses
 import json
 import threading
 
@@ -22,10 +23,12 @@ from oslo_log import log as logging
 import nova.conf
 from nova import context as nova_context
 from nova import exception, manager, objects, placement
-from nova.compute import power_state, task_states, vm_states
+from nova.compute import build_retry, power_state, task_states, vm_states
 from nova.compute import utils as compute_utils
 from nova.compute.resource_tracker import ResourceTracker
+from nova.conductor import rpcapi as conductor_rpcapi
 from nova.objects import base as objects_base
+from nova.scheduler.filters import affinity_filter
 from nova.virt import driver as virt_driver
 
 CONF = nova.conf.CONF
@@ -54,6 +57,32 @@ class _InstanceLocks:
             self._locks.pop(uuid, None)
 
 
+@dataclasses.dataclass
+class _BuildRequest:
+    """What build_and_run_instance was given, kept for a reschedule."""
+
+    image: dict
+    request_spec: object
+    filter_properties: dict
+    admin_password: str | None
+    injected_files: list | None
+    requested_networks: object
+    security_groups: object
+    block_device_mapping: object
+    node: str | None
+    host_list: list
+
+
+def _hard_policy_group(request_spec):
+    """The request's server group when its policy is checked on the host."""
+    if request_spec is None or "instance_group" not in request_spec:
+        return None
+    group = request_spec.instance_group
+    if group is None or group.policy not in ("affinity", "anti-affinity"):
+        return None
+    return group
+
+
 class ComputeManager(manager.Manager):
     target = oslo_messaging.Target(version="1.0")
 
@@ -67,6 +96,8 @@ class ComputeManager(manager.Manager):
             max_workers=workers, thread_name_prefix="build"
         )
         self._instance_lock = _InstanceLocks()
+        # Per server group: late checks of one group on this host in turn.
+        self._group_locks = _InstanceLocks()
 
     # -- service lifecycle -----------------------------------------------
 
@@ -148,21 +179,26 @@ class ComputeManager(manager.Manager):
         limits=None,
         host_list=None,
     ) -> None:
-        """Start building; the build runs on the build pool."""
-        self._builds.submit(
-            self._build,
-            context,
-            instance,
-            image,
-            node,
-            admin_password,
-            injected_files,
-            host_list[0] if host_list else None,
-        )
+        """Start building; the build runs on the build pool.
 
-    def _build(
-        self, context, instance, image, node, admin_password, injected_files, selection
-    ) -> None:
+        ``host_list`` is the scheduler's choice for this host first, then
+        the alternates a failed build is rescheduled to.
+        """
+        build = _BuildRequest(
+            image=image,
+            request_spec=request_spec,
+            filter_properties=dict(filter_properties or {}),
+            admin_password=admin_password,
+            injected_files=injected_files,
+            requested_networks=requested_networks,
+            security_groups=security_groups,
+            block_device_mapping=block_device_mapping,
+            node=node,
+            host_list=list(host_list or []),
+        )
+        self._builds.submit(self._build, context, instance, build)
+
+    def _build(self, context, instance, build: _BuildRequest) -> None:
         # Log lines of this thread carry the request's ids.
         context.update_store()
         with self._instance_lock(instance.uuid):
@@ -173,11 +209,12 @@ class ComputeManager(manager.Manager):
                     self._build_and_run(
                         context,
                         instance,
-                        image,
-                        node,
-                        admin_password,
-                        injected_files,
-                        selection,
+                        build.image,
+                        build.node,
+                        build.admin_password,
+                        build.injected_files,
+                        build.host_list[0] if build.host_list else None,
+                        build.request_spec,
                     )
                 self.rt.build_finished(context, node, failed=False)
             except (
@@ -187,13 +224,23 @@ class ComputeManager(manager.Manager):
                 # Deleted by its user meanwhile: nothing to keep.
                 LOG.info("Instance %s was deleted during its build", instance.uuid)
                 self._clean_up_guest(context, instance)
+            except exception.RescheduledException as exc:
+                self._reschedule(context, instance, build, exc)
             except Exception as exc:  # every failure ends in ERROR with a fault
                 LOG.exception("Build of instance %s failed", instance.uuid)
                 self.rt.build_finished(context, node, failed=True)
                 self._fail_build(context, instance, exc)
 
     def _build_and_run(
-        self, context, instance, image, node, admin_password, injected_files, selection
+        self,
+        context,
+        instance,
+        image,
+        node,
+        admin_password,
+        injected_files,
+        selection,
+        request_spec=None,
     ) -> None:
         compute_node = self.rt.compute_nodes.get(node) if node else None
         instance.vm_state = vm_states.BUILDING
@@ -203,25 +250,129 @@ class ComputeManager(manager.Manager):
         instance.launched_on = self.host
         if compute_node is not None:
             instance.compute_id = compute_node.id
-        instance.save(expected_task_state=[task_states.SCHEDULING, None])
+        group = _hard_policy_group(request_spec)
+        if group is None:
+            instance.save(expected_task_state=[task_states.SCHEDULING, None])
+        else:
+            # Taking the host and checking the group in one step, builds of
+            # one group on this host see each other (the first one wins).
+            with self._group_locks(group.uuid):
+                instance.save(expected_task_state=[task_states.SCHEDULING, None])
+                self._validate_instance_group_policy(context, instance, group)
 
         allocations = self._allocations(context, instance, selection)
         image_meta = objects.ImageMeta.from_dict(image)
-        self.driver.spawn(
-            context,
-            instance,
-            image_meta,
-            injected_files or [],
-            admin_password,
-            allocations,
-            network_info=[],
-        )
+        try:
+            self.driver.spawn(
+                context,
+                instance,
+                image_meta,
+                injected_files or [],
+                admin_password,
+                allocations,
+                network_info=[],
+            )
+        except (
+            exception.BuildAbortException,
+            exception.UnexpectedDeletingTaskStateError,
+            exception.InstanceNotFound,
+        ):
+            raise
+        except Exception as exc:
+            # Another host may do better: the build goes to an alternate.
+            LOG.warning("Spawn of %s failed on %s: %s", instance.uuid, self.host, exc)
+            raise exception.RescheduledException(
+                instance_uuid=instance.uuid,
+                reason=compute_utils.exception_message(exc),
+            ) from exc
         instance.power_state = self.driver.get_info(instance).state
         instance.vm_state = vm_states.ACTIVE
         instance.task_state = None
         instance.launched_at = objects_base.utcnow()
         instance.save(expected_task_state=task_states.SPAWNING)
         LOG.info("Instance %s is ACTIVE on %s", instance.uuid, self.host)
+
+    def _validate_instance_group_policy(self, context, instance, group) -> None:
+        """The late check: the scheduler placed this build with what it
+        knew then; a concurrent build of the same group may have landed
+        here since.
+
+        :raises RescheduledException: this host breaks the group's policy.
+        """
+        if CONF.workarounds.disable_group_policy_check_upcall:
+            return
+        try:
+            hosts = group.get_hosts(exclude=[instance.uuid])
+        except exception.DatabaseNotConfigured:
+            # A cell conductor without [api_database] cannot answer; the
+            # scheduler's check stands alone, as with the workaround set.
+            LOG.warning(
+                "Skipping the late server group check of %s: this cell's "
+                "conductor has no [api_database] connection (set [workarounds] "
+                "disable_group_policy_check_upcall to silence this)",
+                instance.uuid,
+            )
+            return
+        if group.policy == "anti-affinity":
+            if hosts.count(self.host) >= affinity_filter.max_server_per_host(group):
+                raise exception.RescheduledException(
+                    instance_uuid=instance.uuid,
+                    reason="Anti-affinity instance group policy was violated.",
+                )
+        elif hosts and self.host not in hosts:
+            raise exception.RescheduledException(
+                instance_uuid=instance.uuid,
+                reason="Affinity instance group policy was violated.",
+            )
+
+    def _reschedule(self, context, instance, build: _BuildRequest, exc) -> None:
+        """Free this host and hand the build to the cell conductor for the
+        next alternate; with none left, ERROR with every attempt named."""
+        retry = build_retry.record_attempt(
+            build.filter_properties, self.host, build.node, exc.kwargs.get("reason", "")
+        )
+        alternates = build.host_list[1:]
+        if not alternates or not build_retry.attempts_left(build.filter_properties):
+            LOG.warning(
+                "Build of %s failed on %s; no host left", instance.uuid, self.host
+            )
+            self._fail_build(
+                context,
+                instance,
+                build_retry.exhausted(instance.uuid, build.filter_properties),
+            )
+            return
+        LOG.info(
+            "Rescheduling %s from %s (attempt %d): %s",
+            instance.uuid,
+            self.host,
+            retry["num_attempts"],
+            exc.format_message(),
+        )
+        self._clean_up_guest(context, instance)
+        instance.host = None
+        instance.node = None
+        instance.launched_on = None
+        instance.compute_id = None
+        instance.task_state = task_states.SCHEDULING
+        try:
+            instance.save(expected_task_state=task_states.SPAWNING)
+        except (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError):
+            LOG.info("Instance %s was deleted during its build", instance.uuid)
+            return
+        conductor_rpcapi.ComputeTaskAPI().build_instances(
+            context,
+            instances=[instance],
+            image=build.image,
+            filter_properties=build.filter_properties,
+            admin_password=build.admin_password,
+            injected_files=build.injected_files,
+            requested_networks=build.requested_networks,
+            security_groups=build.security_groups,
+            block_device_mapping=build.block_device_mapping,
+            request_spec=build.request_spec,
+            host_lists=[alternates],
+        )
 
     @staticmethod
     def _allocations(context, instance, selection) -> dict:

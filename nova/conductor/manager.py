@@ -10,6 +10,8 @@ endpoints; a cell conductor has no API database to build from.
 
 from __future__ import annotations
 
+import copy
+import json
 import traceback
 
 import oslo_messaging
@@ -19,7 +21,7 @@ from oslo_utils import versionutils
 import nova.conf
 from nova import context as nova_context
 from nova import exception, manager, objects, placement
-from nova.compute import instance_actions, vm_states
+from nova.compute import build_retry, instance_actions, vm_states
 from nova.compute import rpcapi as compute_rpcapi
 from nova.compute import utils as compute_utils
 from nova.conductor import rpcapi as conductor_rpcapi
@@ -96,7 +98,7 @@ class ConductorManager(manager.Manager):
 class ComputeTaskManager:
     """The ``compute_task`` endpoint: build task flows."""
 
-    target = oslo_messaging.Target(namespace="compute_task", version="1.0")
+    target = oslo_messaging.Target(namespace="compute_task", version="1.1")
 
     def __init__(self, host: str) -> None:
         self.host = host
@@ -142,6 +144,99 @@ class ComputeTaskManager:
             host_list=host_list,
         )
 
+    def build_instances(
+        self,
+        context,
+        instances,
+        image,
+        filter_properties,
+        admin_password,
+        injected_files,
+        requested_networks,
+        security_groups,
+        block_device_mapping=None,
+        legacy_bdm=False,
+        request_spec=None,
+        host_lists=None,
+    ) -> None:
+        """Reschedule builds that failed on their host to the alternates the
+        scheduler chose with it, without asking it again: the first
+        alternate whose allocation request can still be claimed in
+        Placement gets the build. With none left, the instance goes to
+        ERROR with a fault naming every attempt."""
+        for instance, host_list in zip(instances, host_lists or [], strict=True):
+            alternates = list(host_list)
+            attempts = copy.deepcopy(filter_properties or {})
+            try:
+                selection = self._claim_alternate(
+                    context, instance, alternates, attempts
+                )
+            except exception.MaxRetriesExceeded as exc:
+                self._fail_reschedule(context, instance, exc)
+                continue
+            LOG.info(
+                "Instance %s is rescheduled to %s (%s)",
+                instance.uuid,
+                selection.service_host,
+                selection.nodename,
+            )
+            self.compute_rpcapi.build_and_run_instance(
+                context,
+                instance=instance,
+                host=selection.service_host,
+                image=image,
+                request_spec=request_spec,
+                filter_properties=attempts,
+                admin_password=admin_password,
+                injected_files=injected_files,
+                requested_networks=requested_networks,
+                security_groups=security_groups,
+                block_device_mapping=block_device_mapping,
+                node=selection.nodename,
+                limits=selection.limits,
+                host_list=[selection, *alternates],
+            )
+
+    def _claim_alternate(self, context, instance, alternates, filter_properties):
+        """Pop alternates until one is claimed for ``instance``; the failed
+        host's allocation is already gone, so this claim is the move.
+        Alternates that lost their room join the attempts."""
+        client = placement.client()
+        while alternates:
+            selection = alternates.pop(0)
+            if not selection.allocation_request:
+                return selection
+            if client.claim_resources(
+                instance.uuid,
+                json.loads(selection.allocation_request),
+                instance.project_id,
+                instance.user_id,
+                context=context,
+            ):
+                return selection
+            LOG.info(
+                "Alternate %s of %s has no room left",
+                selection.service_host,
+                instance.uuid,
+            )
+            build_retry.record_attempt(
+                filter_properties,
+                selection.service_host,
+                selection.nodename,
+                "its resources were claimed by another request",
+            )
+        raise build_retry.exhausted(instance.uuid, filter_properties)
+
+    def _fail_reschedule(self, context, instance, exc) -> None:
+        try:
+            compute_utils.add_instance_fault_from_exc(context, instance, exc)
+            instance.vm_state = vm_states.ERROR
+            instance.task_state = None
+            instance.save()
+        except (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError):
+            LOG.info("Instance %s was deleted during its reschedule", instance.uuid)
+        LOG.warning("Instance %s is in ERROR: %s", instance.uuid, exc)
+
     # -- superconductor ---------------------------------------------------
 
     def schedule_and_build_instances(
@@ -161,6 +256,7 @@ class ComputeTaskManager:
         in cell0 with the reason."""
         instance_uuids = [br.instance_uuid for br in build_requests]
         try:
+            self._set_group_hosts(request_specs[0], instance_uuids)
             host_lists = self.scheduler_client.select_destinations(
                 context,
                 request_specs[0],
@@ -202,6 +298,15 @@ class ComputeTaskManager:
                 )
                 self._remove_allocations(context, build_request.instance_uuid)
                 self._bury_in_cell0(context, [build_request], exc)
+
+    @staticmethod
+    def _set_group_hosts(request_spec, instance_uuids) -> None:
+        """Tell the scheduler where the server group's other members are."""
+        group = (
+            request_spec.instance_group if "instance_group" in request_spec else None
+        )
+        if group is not None:
+            group.hosts = group.get_hosts(exclude=instance_uuids)
 
     def _cell_of_host(self, context, host: str, cache: dict) -> objects.CellMapping:
         if host not in cache:

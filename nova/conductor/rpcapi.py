@@ -21,6 +21,7 @@ from nova import rpc
 #
 # ComputeTaskAPI version history:
 #   1.0 - schedule_and_build_instances, build_and_run_instance
+#   1.1 - build_instances (a reschedule to the alternates in host_lists)
 
 
 class ConductorAPI(rpc.RPCAPI):
@@ -136,4 +137,35 @@ class ComputeTaskAPI(rpc.RPCAPI):
             node=node,
             limits=limits,
             host_list=host_list,
+        )
+
+    def build_instances(
+        self,
+        context,
+        instances,
+        image,
+        filter_properties,
+        admin_password,
+        injected_files,
+        requested_networks,
+        security_groups,
+        block_device_mapping,
+        request_spec=None,
+        host_lists=None,
+    ) -> None:
+        """To the conductor of the compute's cell: build each instance on
+        the first alternate of its host list that can still be claimed."""
+        self.prepare(context, version="1.1").cast(
+            context,
+            "build_instances",
+            instances=instances,
+            image=image,
+            filter_properties=filter_properties,
+            admin_password=admin_password,
+            injected_files=injected_files,
+            requested_networks=requested_networks,
+            security_groups=security_groups,
+            block_device_mapping=block_device_mapping,
+            request_spec=request_spec,
+            host_lists=host_lists,
         )

@@ -16,6 +16,13 @@ fake_driver_opts = [
     cfg.IntOpt("vcpus", default=1000, min=1, help="vCPUs of the fake host."),
     cfg.IntOpt("memory_mb", default=800000, min=1, help="Memory of the fake host."),
     cfg.IntOpt("local_gb", default=600000, min=1, help="Disk of the fake host."),
+    cfg.BoolOpt(
+        "fail_spawn",
+        default=False,
+        help="Make every spawn on this fake host fail, as a broken "
+        "hypervisor would: builds are rescheduled to their alternates. "
+        "For testing reschedules; only the fake driver reads it.",
+    ),
 ]
 
 

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from oslo_versionedobjects import fields
 from sqlalchemy import orm
 
-from nova import exception
+from nova import exception, objects
 from nova.db import engines
 from nova.db.api import models
 from nova.objects import base
@@ -112,7 +112,7 @@ class InstanceGroup(base.NovaTimestampObject, base.NovaObject):
         if self.obj_attr_is_set("policy") and self.policy:
             row.policies = [
                 models.InstanceGroupPolicy(
-                    policy=self.policy, rules=json.dumps(_typed_rules(rules))
+                    policy=self.policy, rules=json.dumps(typed_rules(rules))
                 )
             ]
         row.members = [models.InstanceGroupMember(instance_uuid=u) for u in members]
@@ -152,6 +152,40 @@ class InstanceGroup(base.NovaTimestampObject, base.NovaObject):
             )
         return added
 
+    @base.remotable
+    def get_hosts(self, exclude: list[str] | None = None) -> list[str]:
+        """The hosts of the members (but those in ``exclude``), one entry
+        per member on a host, so that a count per host says how many.
+
+        Members not (yet) on a host are left out. Reads the API database
+        and the members' cells: from a compute this runs in its cell
+        conductor, which needs ``[api_database]`` (the "upcall").
+        """
+        from nova import context as nova_context
+
+        skip = set(exclude or ())
+        hosts = []
+        group = self.get_by_uuid(self._context, self.uuid)
+        for uuid in group.members:
+            if uuid in skip:
+                continue
+            try:
+                mapping = objects.InstanceMapping.get_by_instance_uuid(
+                    self._context, uuid
+                )
+            except exception.InstanceMappingNotFound:
+                continue
+            if mapping.cell_mapping is None:
+                continue
+            with nova_context.target_cell(self._context, mapping.cell_mapping) as cctxt:
+                try:
+                    instance = objects.Instance.get_by_uuid(cctxt, uuid)
+                except exception.InstanceNotFound:
+                    continue
+            if instance.host:
+                hosts.append(instance.host)
+        return hosts
+
     @classmethod
     def remove_members(cls, context, instance_uuids: list[str]) -> None:
         """Take deleted instances out of whatever group holds them."""
@@ -163,7 +197,7 @@ class InstanceGroup(base.NovaTimestampObject, base.NovaObject):
             )
 
 
-def _typed_rules(rules: dict[str, str]) -> dict[str, object]:
+def typed_rules(rules: dict[str, str]) -> dict[str, object]:
     """Rules as stored: ``max_server_per_host`` is a number."""
     return {
         key: int(value) if key == "max_server_per_host" else value

@@ -9,12 +9,14 @@ override any rule in ``policy.yaml``.
 import itertools
 
 from nova.policies import (
+    aggregates,
     availability_zone,
     base,
     extended_server_attributes,
     flavor_access,
     flavor_extra_specs,
     flavor_manage,
+    server_groups,
     servers,
     services,
 )
@@ -24,11 +26,13 @@ def list_rules():
     return list(
         itertools.chain(
             base.list_rules(),
+            aggregates.list_rules(),
             availability_zone.list_rules(),
             extended_server_attributes.list_rules(),
             flavor_access.list_rules(),
             flavor_extra_specs.list_rules(),
             flavor_manage.list_rules(),
+            server_groups.list_rules(),
             servers.list_rules(),
             services.list_rules(),
         )

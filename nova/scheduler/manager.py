@@ -192,9 +192,10 @@ class SchedulerManager(manager.Manager):
         )
         chosen.consume(request.total_resources)
         group = spec_obj.instance_group if "instance_group" in spec_obj else None
-        if group is not None and chosen.host not in (group.hosts or []):
-            # Later instances of a multi-create follow the group's policy.
-            group.hosts = [*(group.hosts or []), chosen.host]
+        if group is not None:
+            # Later instances of a multi-create follow the group's policy;
+            # one entry per member, so that members per host can be counted.
+            group.hosts = [*(group.hosts if "hosts" in group else []), chosen.host]
         selected = [
             objects.Selection.from_host_state(chosen, allocation_request, "1.28")
         ]

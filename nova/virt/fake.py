@@ -89,6 +89,10 @@ class FakeDriver(driver.ComputeDriver):
         block_device_info=None,
         power_on: bool = True,
     ) -> None:
+        if CONF.fake_driver.fail_spawn:
+            raise exception.NovaException(
+                f"The fake hypervisor of {self._host} is set to fail spawns."
+            )
         flavor = instance.flavor
         guest = FakeGuest(
             name=instance.name,

@@ -6,8 +6,10 @@ under ``/v2.1`` are also reachable as ``/v2.1/{project_id}/...``.
 """
 
 from nova.api.openstack.compute import (
+    aggregates,
     availability_zone,
     flavors,
+    server_groups,
     servers,
     services,
     versions,
@@ -25,7 +27,22 @@ ROUTES = {
         "PUT": flavors.update,
         "DELETE": flavors.delete,
     },
+    f"{V21}/os-aggregates": {"GET": aggregates.index, "POST": aggregates.create},
+    f"{V21}/os-aggregates/{{aggregate_id}}": {
+        "GET": aggregates.show,
+        "PUT": aggregates.update,
+        "DELETE": aggregates.delete,
+    },
+    f"{V21}/os-aggregates/{{aggregate_id}}/action": {"POST": aggregates.action},
     f"{V21}/os-availability-zone": {"GET": availability_zone.index},
+    f"{V21}/os-server-groups": {
+        "GET": server_groups.index,
+        "POST": server_groups.create,
+    },
+    f"{V21}/os-server-groups/{{group_id}}": {
+        "GET": server_groups.show,
+        "DELETE": server_groups.delete,
+    },
     f"{V21}/os-services": {"GET": services.index},
     f"{V21}/servers": {"GET": servers.index, "POST": servers.create},
     f"{V21}/servers/detail": {"GET": servers.detail},

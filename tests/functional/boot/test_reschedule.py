@@ -1,0 +1,194 @@
+"""Reschedules end to end: a build failing on its host moves to an
+alternate (allocation moved in the real Placement) without a second
+scheduling; two builds racing into an anti-affinity group on one host are
+caught by the compute's late check and one is rescheduled."""
+
+from __future__ import annotations
+
+import pytest
+from oslo_utils import uuidutils
+
+from nova import context as nova_context
+from nova import objects, rpc
+from nova.compute import vm_states
+from nova.conf import CONF
+from nova.db import engines
+from tests.fixtures.placement import make_client
+from tests.functional.boot.deployment import Deployment, render
+from tests.functional.boot.test_boot import _flavor, _wait_for_computes
+
+pytestmark = [
+    pytest.mark.rabbitmq,
+    # Five processes per test: SQLite only, the boot test covers MariaDB.
+    pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True),
+]
+
+
+@pytest.fixture
+def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):
+    objects.register_all()
+    deployment = Deployment(
+        directory=tmp_path / "deployment",
+        api_db=make_db_url("api"),
+        cell0_db=make_db_url("cell0"),
+        cell1_db=make_db_url("cell1"),
+        api_transport_url=make_vhost("api"),
+        cell1_transport_url=make_vhost("cell1"),
+        placement_endpoint=placement_endpoint,
+    )
+    deployment.write_configs()
+    deployment.configure_api()
+    deployment.create_databases()
+    suffix = uuidutils.generate_uuid()[:8]
+    # "big" has more free memory, so the RAM weigher picks it first.
+    deployment.hosts = [f"big-{suffix}", f"small-{suffix}"]
+    try:
+        yield deployment
+    finally:
+        deployment.stop_all()
+        rpc.cleanup()
+        for url in (deployment.api_db, deployment.cell0_db, deployment.cell1_db):
+            engines.dispose(url)
+        CONF.clear_override("transport_url")
+        for group in ("api_database", "database"):
+            CONF.clear_override("connection", group=group)
+        CONF.clear_override("service_down_time")
+
+
+def _start(deployment, scheduler_extra=None, big_fails=False):
+    api_conf = deployment.directory / "nova.conf"
+    cell_conf = deployment.directory / "nova-cell1.conf"
+    scheduler_conf = deployment.directory / "nova-scheduler.conf"
+    scheduler_conf.write_text(render(scheduler_extra or {}))
+    # The late check reads the group from the API database (the upcall).
+    upcall = deployment.directory / "nova-cell1-upcall.conf"
+    upcall.write_text(render({"api_database": {"connection": deployment.api_db}}))
+    deployment.start("superconductor", "conductor", api_conf)
+    deployment.start("scheduler", "scheduler", api_conf, scheduler_conf)
+    deployment.start("cell1-conductor", "conductor", cell_conf, upcall)
+    big, small = deployment.hosts
+    deployment.start(
+        big,
+        "compute",
+        cell_conf,
+        deployment.compute_config(
+            big, vcpus=16, memory_mb=16384, local_gb=100, fail_spawn=big_fails
+        ),
+    )
+    deployment.start(small, "compute", cell_conf, deployment.compute_config(
+        small, vcpus=16, memory_mb=8192, local_gb=100))  # fmt: skip
+    _wait_for_computes(deployment, nova_context.get_admin_context())
+
+
+def _node_uuid(deployment, host):
+    context = nova_context.get_admin_context()
+    with nova_context.target_cell(context, deployment.cell1) as cctxt:
+        return objects.ComputeNodeList.get_all_by_host(cctxt, host)[0].uuid
+
+
+def _user():
+    return nova_context.RequestContext(
+        user_id="demo",
+        project_id=uuidutils.generate_uuid(),
+        roles=["member"],
+        overwrite=False,
+    )
+
+
+def _boot_into_group(deployment, monkeypatch, policy: str, count: int) -> list[str]:
+    """Boot ``count`` servers into a new group of ``policy`` in one request,
+    doing what nova-api does with the ``group`` hint."""
+    admin = nova_context.get_admin_context()
+    user = _user()
+    group = objects.InstanceGroup(
+        admin, name="g", policy=policy, rules={}, members=[],
+        project_id=user.project_id, user_id=user.user_id,
+    )  # fmt: skip
+    group.create()
+    original = objects.RequestSpec.from_components
+
+    def with_group(context, instance_uuid, *args, **kwargs):
+        objects.InstanceGroup.add_members(admin, group.uuid, [instance_uuid])
+        spec = original(context, instance_uuid, *args, **kwargs)
+        spec.instance_group = objects.InstanceGroup.get_by_uuid(admin, group.uuid)
+        spec.instance_group.hosts = []
+        return spec
+
+    monkeypatch.setattr(objects.RequestSpec, "from_components", with_group)
+    return deployment.boot(user, _flavor("m1", memory_mb=512), count=count, name="g")
+
+
+def test_failed_spawn_is_rescheduled_with_its_allocation(
+    deployment, placement_endpoint
+):
+    _start(deployment, big_fails=True)
+    big, small = deployment.hosts
+    admin = nova_context.get_admin_context()
+    placement = make_client(placement_endpoint)
+    (uuid,) = deployment.boot(_user(), _flavor("m1", memory_mb=512), name="re")
+    _, instance = deployment.wait_for_states(
+        admin, [uuid], {vm_states.ACTIVE, vm_states.ERROR}
+    )[uuid]
+    assert instance.vm_state == vm_states.ACTIVE, instance.fault
+    assert instance.host == small
+    allocations = placement.get_allocations_for_consumer(uuid).allocations
+    assert list(allocations) == [_node_uuid(deployment, small)]
+    assert placement.get_provider_usages(_node_uuid(deployment, big))["MEMORY_MB"] == 0
+    assert "Rescheduling" in deployment.log_tail(big, lines=400)
+
+
+def test_running_out_of_alternates_names_every_attempt(deployment, placement_endpoint):
+    # One attempt only: no alternate to fall back on.
+    _start(
+        deployment, big_fails=True, scheduler_extra={"scheduler": {"max_attempts": 1}}
+    )
+    admin = nova_context.get_admin_context()
+    placement = make_client(placement_endpoint)
+    (uuid,) = deployment.boot(_user(), _flavor("m1", memory_mb=512), name="re")
+    _, instance = deployment.wait_for_states(
+        admin, [uuid], {vm_states.ACTIVE, vm_states.ERROR}
+    )[uuid]
+    assert instance.vm_state == vm_states.ERROR
+    assert "Exceeded maximum number of retries" in instance.fault.message
+    assert deployment.hosts[0] in instance.fault.message
+    assert "set to fail spawns" in instance.fault.message
+    assert placement.get_allocations_for_consumer(uuid).allocations == {}
+
+
+def test_late_check_reschedules_an_anti_affinity_race(
+    deployment, placement_endpoint, monkeypatch
+):
+    # Without the filter, and stacking, the scheduler puts both on one host:
+    # as two schedulers racing would. The computes must catch it.
+    _start(deployment, scheduler_extra={"filter_scheduler": {
+        "enabled_filters": "ComputeFilter",
+        "weight_classes": "nova.scheduler.weights.resources.RAMWeigher",
+        "ram_weight_multiplier": -1.0,
+    }})  # fmt: skip
+    admin = nova_context.get_admin_context()
+    uuids = _boot_into_group(deployment, monkeypatch, "anti-affinity", count=2)
+    found = deployment.wait_for_states(
+        admin, uuids, {vm_states.ACTIVE, vm_states.ERROR}
+    )
+    instances = [instance for _, instance in found.values()]
+    assert {i.vm_state for i in instances} == {vm_states.ACTIVE}, [
+        i.fault.message for i in instances if i.fault
+    ]
+    assert {i.host for i in instances} == set(deployment.hosts)
+    logs = "".join(deployment.log_tail(h, lines=400) for h in deployment.hosts)
+    assert "Anti-affinity instance group policy was violated" in logs
+
+
+def test_soft_affinity_weigher_keeps_a_group_together(deployment, monkeypatch):
+    # The resource weighers spread; a heavy soft-affinity multiplier wins.
+    _start(deployment, scheduler_extra={"filter_scheduler": {
+        "soft_affinity_weight_multiplier": 10.0,
+    }})  # fmt: skip
+    admin = nova_context.get_admin_context()
+    uuids = _boot_into_group(deployment, monkeypatch, "soft-affinity", count=3)
+    found = deployment.wait_for_states(
+        admin, uuids, {vm_states.ACTIVE, vm_states.ERROR}
+    )
+    instances = [instance for _, instance in found.values()]
+    assert {i.vm_state for i in instances} == {vm_states.ACTIVE}
+    assert len({i.host for i in instances}) == 1
