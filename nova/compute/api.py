@@ -24,7 +24,7 @@ from oslo_utils import uuidutils
 import nova.conf
 import placement_client.exception as placement_exc
 from nova import context as nova_context
-from nova import exception, objects, placement, policy
+from nova import exception, objects, placement, policy, quota
 from nova.compute import instance_list, power_state, task_states, vm_states
 from nova.db import engines
 from nova.db.api import models as api_models
@@ -122,6 +122,28 @@ def image_system_metadata(image: dict[str, Any] | None) -> dict[str, str]:
 
 def _target(instance) -> dict[str, Any]:
     return {"project_id": instance.project_id, "user_id": instance.user_id}
+
+
+def _instance_deltas(flavor, count: int) -> dict[str, int]:
+    """What ``count`` instances of ``flavor`` add to the counted quotas."""
+    return {
+        "instances": count,
+        "cores": count * flavor.vcpus,
+        "ram": count * flavor.memory_mb,
+    }
+
+
+def _instances_that_fit(exc: exception.OverQuota, per_instance: dict) -> int:
+    """How many instances of ``per_instance`` size fit in the headroom the
+    refusal ``exc`` reports."""
+    headroom = []
+    for resource, size in per_instance.items():
+        limit = exc.kwargs["quotas"][resource]
+        if limit == quota.UNLIMITED or size == 0:
+            continue
+        free = max(limit - exc.kwargs["usages"][resource], 0)
+        headroom.append(free // size)
+    return min(headroom) if headroom else 0
 
 
 class API:
@@ -478,6 +500,52 @@ class API:
                     sa.delete(model).where(model.instance_uuid.in_(instance_uuids))
                 )
 
+    @staticmethod
+    def _instances_within_quota(context, request: CreateRequest, flavor) -> int:
+        """How many of the requested instances the quota allows: max_count if
+        they fit, else as many as fit but at least min_count.
+
+        :raises TooManyInstances: not even min_count fit.
+        """
+
+        def deltas(count: int) -> dict[str, int]:
+            return _instance_deltas(flavor, count)
+
+        try:
+            quota.enforce(
+                context,
+                deltas(request.max_count),
+                context.project_id,
+                user_id=context.user_id,
+            )
+            return request.max_count
+        except exception.OverQuota as exc:
+            fitting = _instances_that_fit(exc, deltas(1))
+            if fitting >= request.min_count:
+                return fitting
+            requested = deltas(request.min_count)
+            raise exception.TooManyInstances(
+                quota.over_quota_message(exc, requested)
+            ) from exc
+
+    def _recheck_quota(
+        self, context, instance_uuids: list[str], requested: dict[str, int]
+    ) -> None:
+        """Racing creates may have passed the check together: count again
+        now that ours are written, and take ours back if over."""
+        try:
+            quota.recheck(
+                context,
+                ["instances", "cores", "ram"],
+                context.project_id,
+                user_id=context.user_id,
+            )
+        except exception.OverQuota as exc:
+            self._remove_build_records(context, instance_uuids)
+            raise exception.TooManyInstances(
+                quota.over_quota_message(exc, requested, counted=True)
+            ) from exc
+
     def create(self, context, request: CreateRequest) -> tuple[list, str, str]:
         """Accept ``request``: the instances, their reservation id and the
         admin password.
@@ -505,8 +573,7 @@ class API:
         admin_password = request.admin_password or generate_password()
         reservation_id = _reservation_id()
 
-        # No quota yet: every requested instance is built.
-        count = request.max_count
+        count = self._instances_within_quota(context, request, flavor)
         build_requests, request_specs = [], []
         for index, display_name in enumerate(self._display_names(request, count)):
             instance = self._new_instance(
@@ -557,6 +624,11 @@ class API:
             request_specs.append(spec)
 
         self._write_build_records(context, build_requests, request_specs)
+        self._recheck_quota(
+            context,
+            [b.instance_uuid for b in build_requests],
+            _instance_deltas(flavor, count),
+        )
         try:
             self._compute_task_api().schedule_and_build_instances(
                 context,

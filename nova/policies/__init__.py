@@ -15,6 +15,10 @@ from nova.policies import (
     flavor_access,
     flavor_extra_specs,
     flavor_manage,
+    keypairs,
+    limits,
+    quota_class_sets,
+    quota_sets,
     servers,
     services,
 )
@@ -29,6 +33,10 @@ def list_rules():
             flavor_access.list_rules(),
             flavor_extra_specs.list_rules(),
             flavor_manage.list_rules(),
+            keypairs.list_rules(),
+            limits.list_rules(),
+            quota_class_sets.list_rules(),
+            quota_sets.list_rules(),
             servers.list_rules(),
             services.list_rules(),
         )
