@@ -666,8 +666,17 @@ class API:
             raise exception.InstanceNotFound(instance_id=instance_uuid)
         return mapping
 
-    def get(self, context, instance_uuid: str, expected_attrs: Iterable[str] = ()):
+    def get(
+        self,
+        context,
+        instance_uuid: str,
+        expected_attrs: Iterable[str] = (),
+        cell_down_support: bool = False,
+    ):
         """The server, from its cell or, not yet scheduled, its build request.
+
+        ``cell_down_support`` (2.69+): when the cell's database cannot be
+        reached, a minimal record of the instance instead of the error.
 
         :raises InstanceNotFound: no such server, or not the caller's.
         """
@@ -684,10 +693,20 @@ class API:
                     raise exception.InstanceNotFound(
                         instance_id=instance_uuid
                     ) from None
-        with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
-            return objects.Instance.get_by_uuid(
-                cctxt, instance_uuid, expected_attrs=list(expected_attrs)
+        try:
+            with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+                return objects.Instance.get_by_uuid(
+                    cctxt, instance_uuid, expected_attrs=list(expected_attrs)
+                )
+        except sa.exc.DBAPIError:
+            if not cell_down_support:
+                raise
+            LOG.warning(
+                "Cell %s is down, showing server %s as UNKNOWN",
+                mapping.cell_mapping.uuid,
+                instance_uuid,
             )
+            return instance_list.minimal_instance(context, mapping)
 
     def get_all(
         self,
@@ -698,9 +717,12 @@ class API:
         sort_keys: list[str],
         sort_dirs: list[str],
         expected_attrs: Iterable[str] = (),
+        cell_down_support: bool = False,
     ) -> list:
         """One page of servers: build requests first (the newest servers),
         then instances from every cell, merged in the requested order.
+
+        ``cell_down_support``: see :func:`instance_list.get_instances_sorted`.
 
         :raises MarkerNotFound: the marker is no server of the caller's.
         """
@@ -729,6 +751,7 @@ class API:
             list(expected_attrs),
             sort_keys,
             sort_dirs,
+            cell_down_support=cell_down_support,
         )
         # Scheduled between the two reads: the cell's copy is the live one.
         in_cells = {instance.uuid for instance in instances}
