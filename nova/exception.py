@@ -435,3 +435,7 @@ class FlavorAccessExists(Conflict):
 
 class FlavorAccessNotFound(NotFound):
     msg_fmt = "Flavor access not found for %(flavor_id)s / %(project_id)s combination."
+
+
+class MetadataLimitExceeded(Forbidden):
+    msg_fmt = "Maximum number of metadata items exceeds %(allowed)d"

@@ -124,6 +124,19 @@ def _target(instance) -> dict[str, Any]:
     return {"project_id": instance.project_id, "user_id": instance.user_id}
 
 
+def check_metadata_quota(context, metadata: dict) -> None:
+    """A server's metadata fits the project's ``metadata_items`` limit.
+
+    :raises MetadataLimitExceeded: it has too many items.
+    """
+    try:
+        quota.enforce(context, {"metadata_items": len(metadata)}, context.project_id)
+    except exception.OverQuota as exc:
+        raise exception.MetadataLimitExceeded(
+            allowed=exc.kwargs["quotas"]["metadata_items"]
+        ) from exc
+
+
 def _instance_deltas(flavor, count: int) -> dict[str, int]:
     """What ``count`` instances of ``flavor`` add to the counted quotas."""
     return {
@@ -563,6 +576,7 @@ class API:
             policy.authorize(
                 context, server_policies.SERVERS % "create:requested_destination"
             )
+        check_metadata_quota(context, request.metadata)
         flavor = self._get_flavor(context, request.flavor_ref)
         image_id = self._boot_image_id(request)
         image = self._get_image(context, image_id)

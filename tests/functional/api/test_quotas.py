@@ -170,3 +170,15 @@ def test_racing_creates_never_overshoot(api, nova_conf, glance, flavor, conducto
     assert _mappings(nova_conf) == codes.count(202)
     listed = api.get("/v2.1/servers").json()["servers"]
     assert len(listed) == codes.count(202)
+
+
+def test_metadata_over_the_limit_is_refused(api, nova_conf, glance, flavor, conductor):
+    _set(api, "demo", metadata_items=1)
+    response = _boot(api, glance.active, metadata={"a": "1", "b": "2"})
+    assert fault(response) == (
+        "forbidden",
+        403,
+        "Maximum number of metadata items exceeds 1",
+    )
+    assert _mappings(nova_conf) == 0
+    assert _boot(api, glance.active, metadata={"a": "1"}).status_code == 202
