@@ -66,15 +66,22 @@ RESOURCE_OPTIONS: dict[str, str] = {
     "server_groups": "server_groups",
     "server_group_members": "server_group_members",
 }
-RESOURCES = tuple(RESOURCE_OPTIONS)
+# nova-network's resources: no longer limited by nova, still stored and
+# shown (until 2.36 in quota sets, 2.50 in quota classes) with upstream's
+# last defaults, so clients that read or write them keep working.
+LEGACY_NETWORK_DEFAULTS = {
+    "fixed_ips": -1,
+    "floating_ips": 10,
+    "security_groups": 10,
+    "security_group_rules": 20,
+}
+RESOURCES = (*RESOURCE_OPTIONS, *LEGACY_NETWORK_DEFAULTS)
 
 # Resources whose usage is counted from records; the others limit the size
 # of one request (metadata items, injected files) and have no usage.
 COUNTED = frozenset(
     {"instances", "cores", "ram", "key_pairs", "server_groups", "server_group_members"}
 )
-# Limits that may be set per user: everything but the per-group one.
-USER_RESOURCES = tuple(r for r in RESOURCES if r != "server_group_members")
 
 
 # -- limits -------------------------------------------------------------------
@@ -82,7 +89,8 @@ USER_RESOURCES = tuple(r for r in RESOURCES if r != "server_group_members")
 
 def default_limits() -> dict[str, int]:
     """The ``[quota]`` options: limits when nothing is stored."""
-    return {name: getattr(CONF.quota, opt) for name, opt in RESOURCE_OPTIONS.items()}
+    limits = {name: getattr(CONF.quota, opt) for name, opt in RESOURCE_OPTIONS.items()}
+    return {**limits, **LEGACY_NETWORK_DEFAULTS}
 
 
 def _class_rows(session, class_name: str) -> dict[str, int]:
@@ -91,7 +99,7 @@ def _class_rows(session, class_name: str) -> dict[str, int]:
             models.QuotaClass.class_name == class_name
         )
     )
-    return {r: limit for r, limit in rows if r in RESOURCE_OPTIONS}
+    return {r: limit for r, limit in rows if r in RESOURCES}
 
 
 def class_limits(context, class_name: str = DEFAULT_QUOTA_CLASS) -> dict[str, int]:
@@ -110,7 +118,7 @@ def _project_rows(session, project_id: str) -> dict[str, int]:
             models.Quota.project_id == project_id
         )
     )
-    return {r: limit for r, limit in rows if r in RESOURCE_OPTIONS}
+    return {r: limit for r, limit in rows if r in RESOURCES}
 
 
 def _user_rows(session, project_id: str, user_id: str) -> dict[str, int]:
@@ -122,7 +130,7 @@ def _user_rows(session, project_id: str, user_id: str) -> dict[str, int]:
             models.ProjectUserQuota.user_id == user_id,
         )
     )
-    return {r: limit for r, limit in rows if r in RESOURCE_OPTIONS}
+    return {r: limit for r, limit in rows if r in RESOURCES}
 
 
 def get_limits(context, project_id: str, user_id: str | None = None) -> dict[str, int]:

@@ -106,6 +106,14 @@ def test_quota_classes(api):
     # The default class is what projects without limits of their own get.
     assert api.get("/v2.1/os-quota-sets/demo").json()["quota_set"]["instances"] == 7
     assert fault(api.get("/v2.1/os-quota-class-sets/default"))[1] == 403
+    # nova-network's resources are kept as given, for clients that set them.
+    api.put(
+        "/v2.1/os-quota-class-sets/default",
+        {"quota_class_set": {"floating_ips": 110}},
+        token=ADMIN,
+    )
+    shown = api.get("/v2.1/os-quota-class-sets/default", token=ADMIN).json()
+    assert shown["quota_class_set"]["floating_ips"] == 110
 
 
 def test_create_is_refused_over_quota_with_upstreams_message(

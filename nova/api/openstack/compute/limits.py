@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from nova import policy, quota
 from nova.api.openstack import validation
-from nova.api.openstack.compute import quota_sets
 from nova.api.openstack.compute.schemas import quota_sets as schemas
 from nova.api.openstack.request import Request, json_response
 from nova.policies import limits as limits_policies
@@ -56,10 +55,7 @@ def index(req: Request):
             limits_policies.OTHER_PROJECT_LIMIT_POLICY_NAME,
             {"project_id": project_id},
         )
-    limits = {
-        **quota_sets.LEGACY_NETWORK_LIMITS,
-        **quota.get_limits(context, project_id),
-    }
+    limits = quota.get_limits(context, project_id)
     usages = quota.get_usages(context, project_id)
     absolute = {
         name: limits[resource] for name, resource, gone in _LIMITS if _shown(req, gone)

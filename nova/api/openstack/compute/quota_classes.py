@@ -19,7 +19,7 @@ def _body(req: Request, limits: dict) -> dict:
         req, limits, with_server_groups=req.is_supported("2.50")
     )
     if req.is_supported("2.50"):
-        for name in quota_sets.LEGACY_NETWORK_LIMITS:
+        for name in quota.LEGACY_NETWORK_DEFAULTS:
             shown.pop(name, None)
     return shown
 

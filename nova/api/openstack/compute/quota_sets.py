@@ -1,9 +1,7 @@
 """``/os-quota-sets``: a project's (or a user's) limits, usage and defaults.
 
 Which resources a body lists depends on the microversion: the nova-network
-ones (``floating_ips`` ...) go at 2.36, injected files at 2.57. Those
-network resources are no longer limited by nova; they show upstream's old
-defaults so clients reading them keep working.
+ones (``floating_ips`` ...) go at 2.36, injected files at 2.57.
 """
 
 from __future__ import annotations
@@ -16,35 +14,20 @@ from nova.api.openstack.compute.schemas import quota_sets as schemas
 from nova.api.openstack.request import Request, json_response
 from nova.policies import quota_sets as quota_policies
 
-# What the deprecated nova-network quotas show (upstream's last defaults).
-LEGACY_NETWORK_LIMITS = {
-    "fixed_ips": -1,
-    "floating_ips": 10,
-    "security_groups": 10,
-    "security_group_rules": 20,
-}
-
 
 def shown_resources(req: Request, with_server_groups: bool = True) -> list[str]:
     """The resources a quota body has at the request's microversion."""
-    names = [
-        r
-        for r in quota.RESOURCES
-        if with_server_groups or r not in schemas.SERVER_GROUP_RESOURCES
-    ]
+    hidden = set() if with_server_groups else set(schemas.SERVER_GROUP_RESOURCES)
     if req.is_supported("2.57"):
-        names = [r for r in names if r not in schemas.INJECTED_FILE_RESOURCES]
-    if not req.is_supported("2.36"):
-        names += list(LEGACY_NETWORK_LIMITS)
-    return names
+        hidden.update(schemas.INJECTED_FILE_RESOURCES)
+    if req.is_supported("2.36"):
+        hidden.update(quota.LEGACY_NETWORK_DEFAULTS)
+    return [r for r in quota.RESOURCES if r not in hidden]
 
 
 def limits_body(req: Request, limits: dict, with_server_groups: bool = True) -> dict:
     """``{resource: limit}`` for the resources shown at this version."""
-    return {
-        name: limits.get(name, LEGACY_NETWORK_LIMITS.get(name))
-        for name in shown_resources(req, with_server_groups)
-    }
+    return {name: limits[name] for name in shown_resources(req, with_server_groups)}
 
 
 def _user_id(req: Request) -> str | None:
