@@ -45,6 +45,7 @@ SERVICE_OR_ADMIN = {"service", "admin"}
 MATRIX: dict[str, set[str]] = {
     "os_compute_api:os-availability-zone:list": READERS,
     "os_compute_api:os-extended-server-attributes": ADMIN,
+    "os_compute_api:extensions": EVERYONE,
     "os_compute_api:os-flavor-access": ADMIN,
     "os_compute_api:os-flavor-access:add_tenant_access": ADMIN,
     "os_compute_api:os-flavor-access:remove_tenant_access": ADMIN,

@@ -7,6 +7,7 @@ under ``/v2.1`` are also reachable as ``/v2.1/{project_id}/...``.
 
 from nova.api.openstack.compute import (
     availability_zone,
+    extension_info,
     flavor_access,
     flavor_extra_specs,
     flavors,
@@ -24,6 +25,8 @@ ROUTES = {
     "/": {"GET": versions.index},
     "/v2": {"GET": versions.show_v2_0},
     V21: {"GET": versions.show_v2_1},
+    f"{V21}/extensions": {"GET": extension_info.index},
+    f"{V21}/extensions/{{alias}}": {"GET": extension_info.show},
     f"{V21}/flavors": {"GET": flavors.index, "POST": flavors.create},
     f"{V21}/flavors/detail": {"GET": flavors.detail},
     f"{V21}/flavors/{{flavor_id}}": {
