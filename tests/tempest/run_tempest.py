@@ -111,17 +111,21 @@ def write_conf(workspace: Path, cloud: dict, image_id: str, flavors: list[str]):
     (workspace / "etc" / "tempest.conf").write_text(conf)
 
 
-_RESULT = re.compile(r"^\{\d+\} (\S+) \[[\d.]+s\] \.\.\. (ok|FAILED|SKIPPED)")
+# subunit-trace lines: "{worker} test.id [1.2s] ... ok" and, for a class
+# whose set-up failed or skipped, "{worker} setUpClass (class.path) ... ".
+_RESULT = re.compile(r"^\{\d+\} (.+?) (?:\[[\d.]+s\] )?\.\.\. (ok|FAILED|SKIPPED)")
+_TOTAL = re.compile(r"^ - (Passed|Skipped|Failed): (\d+)$", re.MULTILINE)
 
 
-def summarize(output: str) -> dict[str, list[str]]:
-    """Test ids by outcome, from ``tempest run``'s subunit-trace lines."""
-    outcome: dict[str, list[str]] = {"ok": [], "FAILED": [], "SKIPPED": []}
-    for line in output.splitlines():
-        found = _RESULT.match(line)
-        if found:
-            outcome[found.group(2)].append(found.group(1))
-    return outcome
+def summarize(output: str) -> tuple[dict[str, int], list[str]]:
+    """The run's totals (Passed/Skipped/Failed) and the failed test ids."""
+    totals = {name: int(count) for name, count in _TOTAL.findall(output)}
+    failed = [
+        found.group(1)
+        for found in map(_RESULT.match, output.splitlines())
+        if found and found.group(2) == "FAILED"
+    ]
+    return totals, failed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -158,14 +162,14 @@ def main(argv: list[str] | None = None) -> int:
         env={**os.environ, "OS_CLIENT_CONFIG_FILE": ""},
     )  # fmt: skip
     (workspace / "last-run.log").write_text(run.stdout + run.stderr)
-    outcome = summarize(run.stdout)
+    totals, failed = summarize(run.stdout)
     print(
-        f"passed {len(outcome['ok'])}, failed {len(outcome['FAILED'])}, "
-        f"skipped {len(outcome['SKIPPED'])}"
+        f"passed {totals.get('Passed', 0)}, failed {totals.get('Failed', 0)}, "
+        f"skipped {totals.get('Skipped', 0)}"
     )
-    for test_id in outcome["FAILED"]:
+    for test_id in failed:
         print(f"FAILED {test_id}")
-    return 0 if not outcome["FAILED"] else 1
+    return 0 if not failed else 1
 
 
 if __name__ == "__main__":
