@@ -156,9 +156,10 @@ def test_403_and_404_per_persona(local_cloud, other_member, image):  # noqa: F81
                 "id": flavor_id,
                 "ram": 64,
                 "vcpus": 1,
-                "disk": 0,
+                # A root disk: only admins boot images on zero-disk flavors.
+                "disk": 1,
             }
-        },  # fmt: skip
+        },
     )
     assert response.status_code == 200, response.text
     try:
