@@ -419,3 +419,83 @@ class InvalidInstanceStatus(Invalid):
 class CellTimeout(NovaException):
     msg_fmt = "Timed out waiting for a response from cell %(cell_uuid)s"
     code = 503
+
+
+# Key pairs ---------------------------------------------------------------
+
+
+class KeypairNotFound(NotFound):
+    msg_fmt = "Keypair %(name)s not found for user %(user_id)s"
+
+
+class KeyPairExists(Conflict):
+    msg_fmt = "Key pair '%(key_name)s' already exists."
+
+
+class InvalidKeypair(Invalid):
+    msg_fmt = "Keypair data is invalid: %(reason)s"
+
+
+# Quotas ------------------------------------------------------------------
+
+
+class OverQuota(Forbidden):
+    """A request would take a project (or user) past one of its limits.
+
+    ``overs`` names the resources; ``usages`` and ``quotas`` give, per
+    resource, what is in use and the limit, so callers can phrase the
+    refusal the way their API does.
+    """
+
+    msg_fmt = "Quota exceeded for resources: %(overs)s"
+
+
+class TooManyInstances(Forbidden):
+    msg_fmt = (
+        "Quota exceeded for %(overs)s: Requested %(req)s, but already used "
+        "%(used)s of %(allowed)s %(overs)s"
+    )
+
+
+class KeypairLimitExceeded(Forbidden):
+    msg_fmt = "Quota exceeded, too many key pairs."
+
+
+class ServerGroupLimitExceeded(Forbidden):
+    msg_fmt = "Quota exceeded, too many server groups."
+
+
+class GroupMemberLimitExceeded(Forbidden):
+    msg_fmt = "Quota exceeded, too many servers in group"
+
+
+class QuotaResourceUnknown(NotFound):
+    msg_fmt = "Unknown quota resources %(unknown)s."
+
+
+class InvalidQuotaValue(Invalid):
+    msg_fmt = (
+        "Change would make usage less than 0 for the following resources: %(unders)s"
+    )
+
+
+# Flavor extra specs and access -------------------------------------------
+
+
+class FlavorExtraSpecsNotFound(NotFound):
+    msg_fmt = "Flavor %(flavor_id)s has no extra specs with key %(extra_specs_key)s."
+
+
+class FlavorAccessExists(Conflict):
+    msg_fmt = (
+        "Flavor access already exists for flavor %(flavor_id)s and project "
+        "%(project_id)s combination."
+    )
+
+
+class FlavorAccessNotFound(NotFound):
+    msg_fmt = "Flavor access not found for %(flavor_id)s / %(project_id)s combination."
+
+
+class MetadataLimitExceeded(Forbidden):
+    msg_fmt = "Maximum number of metadata items exceeds %(allowed)d"

@@ -24,7 +24,7 @@ from oslo_utils import uuidutils
 import nova.conf
 import placement_client.exception as placement_exc
 from nova import context as nova_context
-from nova import exception, objects, placement, policy
+from nova import exception, objects, placement, policy, quota
 from nova.compute import instance_list, power_state, task_states, vm_states
 from nova.db import engines
 from nova.db.api import models as api_models
@@ -122,6 +122,41 @@ def image_system_metadata(image: dict[str, Any] | None) -> dict[str, str]:
 
 def _target(instance) -> dict[str, Any]:
     return {"project_id": instance.project_id, "user_id": instance.user_id}
+
+
+def check_metadata_quota(context, metadata: dict) -> None:
+    """A server's metadata fits the project's ``metadata_items`` limit.
+
+    :raises MetadataLimitExceeded: it has too many items.
+    """
+    try:
+        quota.enforce(context, {"metadata_items": len(metadata)}, context.project_id)
+    except exception.OverQuota as exc:
+        raise exception.MetadataLimitExceeded(
+            allowed=exc.kwargs["quotas"]["metadata_items"]
+        ) from exc
+
+
+def _instance_deltas(flavor, count: int) -> dict[str, int]:
+    """What ``count`` instances of ``flavor`` add to the counted quotas."""
+    return {
+        "instances": count,
+        "cores": count * flavor.vcpus,
+        "ram": count * flavor.memory_mb,
+    }
+
+
+def _instances_that_fit(exc: exception.OverQuota, per_instance: dict) -> int:
+    """How many instances of ``per_instance`` size fit in the headroom the
+    refusal ``exc`` reports."""
+    headroom = []
+    for resource, size in per_instance.items():
+        limit = exc.kwargs["quotas"][resource]
+        if limit == quota.UNLIMITED or size == 0:
+            continue
+        free = max(limit - exc.kwargs["usages"][resource], 0)
+        headroom.append(free // size)
+    return min(headroom) if headroom else 0
 
 
 class API:
@@ -542,6 +577,52 @@ class API:
         group.obj_reset_changes()
         return group
 
+    @staticmethod
+    def _instances_within_quota(context, request: CreateRequest, flavor) -> int:
+        """How many of the requested instances the quota allows: max_count if
+        they fit, else as many as fit but at least min_count.
+
+        :raises TooManyInstances: not even min_count fit.
+        """
+
+        def deltas(count: int) -> dict[str, int]:
+            return _instance_deltas(flavor, count)
+
+        try:
+            quota.enforce(
+                context,
+                deltas(request.max_count),
+                context.project_id,
+                user_id=context.user_id,
+            )
+            return request.max_count
+        except exception.OverQuota as exc:
+            fitting = _instances_that_fit(exc, deltas(1))
+            if fitting >= request.min_count:
+                return fitting
+            requested = deltas(request.min_count)
+            raise exception.TooManyInstances(
+                quota.over_quota_message(exc, requested)
+            ) from exc
+
+    def _recheck_quota(
+        self, context, instance_uuids: list[str], requested: dict[str, int]
+    ) -> None:
+        """Racing creates may have passed the check together: count again
+        now that ours are written, and take ours back if over."""
+        try:
+            quota.recheck(
+                context,
+                ["instances", "cores", "ram"],
+                context.project_id,
+                user_id=context.user_id,
+            )
+        except exception.OverQuota as exc:
+            self._remove_build_records(context, instance_uuids)
+            raise exception.TooManyInstances(
+                quota.over_quota_message(exc, requested, counted=True)
+            ) from exc
+
     def create(self, context, request: CreateRequest) -> tuple[list, str, str]:
         """Accept ``request``: the instances, their reservation id and the
         admin password.
@@ -559,6 +640,7 @@ class API:
             policy.authorize(
                 context, server_policies.SERVERS % "create:requested_destination"
             )
+        check_metadata_quota(context, request.metadata)
         flavor = self._get_flavor(context, request.flavor_ref)
         image_id = self._boot_image_id(request)
         image = self._get_image(context, image_id)
@@ -570,9 +652,18 @@ class API:
         admin_password = request.admin_password or generate_password()
         reservation_id = _reservation_id()
 
-        # No quota yet: every requested instance is built.
-        count = request.max_count
+        count = self._instances_within_quota(context, request, flavor)
         group = self._requested_instance_group(context, request.scheduler_hints)
+        if group is not None:
+            try:
+                quota.enforce(
+                    context,
+                    {"server_group_members": count},
+                    context.project_id,
+                    group_uuid=group.uuid,
+                )
+            except exception.OverQuota as exc:
+                raise exception.GroupMemberLimitExceeded() from exc
         build_requests, request_specs = [], []
         for index, display_name in enumerate(self._display_names(request, count)):
             instance = self._new_instance(
@@ -621,9 +712,13 @@ class API:
             request_specs.append(spec)
 
         self._write_build_records(context, build_requests, request_specs)
+        self._recheck_quota(
+            context,
+            [b.instance_uuid for b in build_requests],
+            _instance_deltas(flavor, count),
+        )
         try:
             if group is not None:
-                # QUOTA: the integrator checks server_group_members here.
                 objects.InstanceGroup.add_members(
                     context, group.uuid, [b.instance_uuid for b in build_requests]
                 )
@@ -663,8 +758,17 @@ class API:
             raise exception.InstanceNotFound(instance_id=instance_uuid)
         return mapping
 
-    def get(self, context, instance_uuid: str, expected_attrs: Iterable[str] = ()):
+    def get(
+        self,
+        context,
+        instance_uuid: str,
+        expected_attrs: Iterable[str] = (),
+        cell_down_support: bool = False,
+    ):
         """The server, from its cell or, not yet scheduled, its build request.
+
+        ``cell_down_support`` (2.69+): when the cell's database cannot be
+        reached, a minimal record of the instance instead of the error.
 
         :raises InstanceNotFound: no such server, or not the caller's.
         """
@@ -681,10 +785,20 @@ class API:
                     raise exception.InstanceNotFound(
                         instance_id=instance_uuid
                     ) from None
-        with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
-            return objects.Instance.get_by_uuid(
-                cctxt, instance_uuid, expected_attrs=list(expected_attrs)
+        try:
+            with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+                return objects.Instance.get_by_uuid(
+                    cctxt, instance_uuid, expected_attrs=list(expected_attrs)
+                )
+        except sa.exc.DBAPIError:
+            if not cell_down_support:
+                raise
+            LOG.warning(
+                "Cell %s is down, showing server %s as UNKNOWN",
+                mapping.cell_mapping.uuid,
+                instance_uuid,
             )
+            return instance_list.minimal_instance(context, mapping)
 
     def get_all(
         self,
@@ -695,9 +809,12 @@ class API:
         sort_keys: list[str],
         sort_dirs: list[str],
         expected_attrs: Iterable[str] = (),
+        cell_down_support: bool = False,
     ) -> list:
         """One page of servers: build requests first (the newest servers),
         then instances from every cell, merged in the requested order.
+
+        ``cell_down_support``: see :func:`instance_list.get_instances_sorted`.
 
         :raises MarkerNotFound: the marker is no server of the caller's.
         """
@@ -726,6 +843,7 @@ class API:
             list(expected_attrs),
             sort_keys,
             sort_dirs,
+            cell_down_support=cell_down_support,
         )
         # Scheduled between the two reads: the cell's copy is the live one.
         in_cells = {instance.uuid for instance in instances}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import heapq
+import itertools
 import logging
 import types
 from collections.abc import Callable, Sequence
@@ -169,8 +170,13 @@ def get_instances_sorted(
     expected_attrs: Sequence[str],
     sort_keys: Sequence[str] | None,
     sort_dirs: Sequence[str] | None,
+    cell_down_support: bool = False,
 ) -> list:
     """One page of instances from all cells, in the requested order.
+
+    ``cell_down_support`` (2.69+): a cell that cannot be reached adds
+    minimal records of its instances (:func:`minimal_instance`) instead of
+    being left out or failing the listing.
 
     :raises MarkerNotFound: no instance the caller may see has that uuid.
     """
@@ -197,17 +203,56 @@ def get_instances_sorted(
             sort_dirs=dirs,
         )
 
-    pages = []
+    pages, unreachable = [], []
     for cell, result in scatter_gather_all_cells(context, list_cell):
         if isinstance(result, BaseException):
             if isinstance(result, exception.MarkerNotFound):
                 raise result
+            if cell_down_support:
+                LOG.warning("Cell %s is down, listing its servers as UNKNOWN: %s",
+                            cell.uuid, result)  # fmt: skip
+                unreachable.append(cell)
+                continue
             if not CONF.api.list_records_by_skipping_down_cells:
                 raise result
             LOG.warning("Leaving out cell %s from a server list: %s", cell.uuid, result)
             continue
         pages.append(list(result))
     merged = heapq.merge(*pages, key=_sort_key(keys, dirs))
+    # Only the first page carries a down cell's servers: without their sort
+    # values they have no place among the others.
+    if marker is None:
+        merged = itertools.chain(
+            merged,
+            *(
+                down_cell_instances(context, cell, filters.get("project_id"))
+                for cell in unreachable
+            ),
+        )
     if limit is None:
         return list(merged)
     return [instance for _, instance in zip(range(limit), merged, strict=False)]
+
+
+def minimal_instance(context, mapping):
+    """What is known of an instance whose cell cannot be reached: the
+    instance mapping's uuid, owner and creation time.
+
+    Views recognise such a record by its missing ``display_name`` and show
+    it with status UNKNOWN (microversion 2.69).
+    """
+    return objects.Instance(
+        context,
+        uuid=mapping.instance_uuid,
+        project_id=mapping.project_id,
+        user_id=mapping.user_id,
+        created_at=mapping.created_at,
+    )
+
+
+def down_cell_instances(context, cell, project_id: str | None) -> list:
+    """Minimal records of the live instances mapped to an unreachable cell."""
+    mappings = objects.InstanceMappingList.get_live_in_cell(
+        context, cell.id, project_id
+    )
+    return [minimal_instance(context, mapping) for mapping in mappings]

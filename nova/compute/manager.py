@@ -216,7 +216,7 @@ class ComputeManager(manager.Manager):
                         build.host_list[0] if build.host_list else None,
                         build.request_spec,
                     )
-                self.rt.build_finished(context, node, failed=False)
+                self.rt.build_finished(context, build.node, failed=False)
             except (
                 exception.UnexpectedDeletingTaskStateError,
                 exception.InstanceNotFound,
@@ -225,10 +225,11 @@ class ComputeManager(manager.Manager):
                 LOG.info("Instance %s was deleted during its build", instance.uuid)
                 self._clean_up_guest(context, instance)
             except exception.RescheduledException as exc:
+                self.rt.build_finished(context, build.node, failed=True)
                 self._reschedule(context, instance, build, exc)
             except Exception as exc:  # every failure ends in ERROR with a fault
                 LOG.exception("Build of instance %s failed", instance.uuid)
-                self.rt.build_finished(context, node, failed=True)
+                self.rt.build_finished(context, build.node, failed=True)
                 self._fail_build(context, instance, exc)
 
     def _build_and_run(

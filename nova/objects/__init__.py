@@ -23,6 +23,7 @@ OBJECT_MODULES = (
     "instance_group",
     "instance_info_cache",
     "instance_mapping",
+    "keypair",
     "request_spec",
     "selection",
     "service",

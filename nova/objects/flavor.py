@@ -228,6 +228,83 @@ class Flavor(base.NovaPersistentObject, base.NovaObject):
                 raise exception.FlavorNotFound(flavor_id=self.flavorid)
         self.obj_reset_changes()
 
+    def _row_id(self, session: orm.Session) -> int:
+        row_id = session.scalar(
+            sa.select(models.Flavors.id).where(models.Flavors.flavorid == self.flavorid)
+        )
+        if row_id is None:
+            raise exception.FlavorNotFound(flavor_id=self.flavorid)
+        return row_id
+
+    def update_extra_specs(self, specs: dict[str, str]) -> None:
+        """Set these extra specs (adding or replacing), all or none."""
+        spec_model = models.FlavorExtraSpecs
+        with engines.transaction(self._context.api_db_connection) as session:
+            flavor_id = self._row_id(session)
+            for key, value in specs.items():
+                result = session.execute(
+                    sa.update(spec_model)
+                    .where(spec_model.flavor_id == flavor_id, spec_model.key == key)
+                    .values(value=value, updated_at=base.utcnow())
+                )
+                if result.rowcount == 0:
+                    session.add(spec_model(flavor_id=flavor_id, key=key, value=value))
+        self.extra_specs = {**self.extra_specs, **specs}
+        self.obj_reset_changes(["extra_specs"])
+
+    def delete_extra_spec(self, key: str) -> None:
+        """:raises FlavorExtraSpecsNotFound: the flavor has no such spec."""
+        spec_model = models.FlavorExtraSpecs
+        with engines.transaction(self._context.api_db_connection) as session:
+            flavor_id = self._row_id(session)
+            result = session.execute(
+                sa.delete(spec_model).where(
+                    spec_model.flavor_id == flavor_id, spec_model.key == key
+                )
+            )
+            if result.rowcount == 0:
+                raise exception.FlavorExtraSpecsNotFound(
+                    flavor_id=self.flavorid, extra_specs_key=key
+                )
+        self.extra_specs = {k: v for k, v in self.extra_specs.items() if k != key}
+        self.obj_reset_changes(["extra_specs"])
+
+    def add_access(self, project_id: str) -> None:
+        """Let ``project_id`` use this (private) flavor.
+
+        :raises FlavorAccessExists: it already may.
+        """
+        try:
+            with engines.transaction(self._context.api_db_connection) as session:
+                session.add(
+                    models.FlavorProjects(
+                        flavor_id=self._row_id(session), project_id=project_id
+                    )
+                )
+        except sa.exc.IntegrityError as exc:
+            raise exception.FlavorAccessExists(
+                flavor_id=self.flavorid, project_id=project_id
+            ) from exc
+        self.projects = [*self.projects, project_id]
+        self.obj_reset_changes(["projects"])
+
+    def remove_access(self, project_id: str) -> None:
+        """:raises FlavorAccessNotFound: the project had no access."""
+        access = models.FlavorProjects
+        with engines.transaction(self._context.api_db_connection) as session:
+            result = session.execute(
+                sa.delete(access).where(
+                    access.flavor_id == self._row_id(session),
+                    access.project_id == project_id,
+                )
+            )
+            if result.rowcount == 0:
+                raise exception.FlavorAccessNotFound(
+                    flavor_id=self.flavorid, project_id=project_id
+                )
+        self.projects = [p for p in self.projects if p != project_id]
+        self.obj_reset_changes(["projects"])
+
     def destroy(self) -> None:
         """Delete the flavor with its extra specs and project access."""
         with engines.transaction(self._context.api_db_connection) as session:

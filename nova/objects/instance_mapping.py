@@ -135,6 +135,24 @@ class InstanceMappingList(base.ObjectListBase, base.NovaObject):
     def get_by_cell_id(cls, context, cell_id: int) -> InstanceMappingList:
         return cls._get(context, models.InstanceMapping.cell_id == cell_id)
 
+    @classmethod
+    def get_live_in_cell(
+        cls, context, cell_id: int, project_id: str | None = None
+    ) -> InstanceMappingList:
+        """Mappings into one cell not queued for delete, of one project
+        (every project's when None)."""
+        mapping = models.InstanceMapping
+        criteria = [
+            mapping.cell_id == cell_id,
+            sa.or_(
+                mapping.queued_for_delete.is_(None),
+                mapping.queued_for_delete == sa.false(),
+            ),
+        ]
+        if project_id is not None:
+            criteria.append(mapping.project_id == project_id)
+        return cls._get(context, *criteria)
+
 
 def pop_migration_marker(context) -> str | None:
     """Remove and return the instance uuid where map_instances last stopped."""

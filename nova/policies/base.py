@@ -2,7 +2,9 @@
 
 * admin: the ``admin`` role, on any project's resources;
 * project member: the ``member`` role on the project that owns the resource;
-* project reader: the ``reader`` role on it.
+* project reader: the ``reader`` role on it;
+* service: the ``service`` role, held by other OpenStack services' users
+  (Neutron, Cinder, Ironic) calling nova on their own behalf.
 
 Keystone's default roles imply each other (admin > member > reader), so a
 rule granted to readers is granted to members and admins too.
@@ -15,6 +17,10 @@ PROJECT_MEMBER = "rule:project_member_api"
 PROJECT_READER = "rule:project_reader_api"
 PROJECT_MEMBER_OR_ADMIN = "rule:project_member_or_admin"
 PROJECT_READER_OR_ADMIN = "rule:project_reader_or_admin"
+SERVICE_ROLE = "rule:service_api"
+SERVICE_OR_ADMIN = "rule:service_or_admin"
+# Anybody authenticated: the rule is there to be tightened by an operator.
+ANY_AUTHENTICATED = "@"
 
 PROJECT_SCOPE = ["project"]
 
@@ -43,6 +49,16 @@ rules = [
         "project_reader_or_admin",
         "rule:project_reader_api or rule:context_is_admin",
         "Default rule for Project reader or admin APIs.",
+    ),
+    policy.RuleDefault(
+        "service_api",
+        "role:service",
+        "Default rule for service-to-service APIs.",
+    ),
+    policy.RuleDefault(
+        "service_or_admin",
+        "rule:context_is_admin or rule:service_api",
+        "Default rule for APIs an admin or another service may call.",
     ),
 ]
 

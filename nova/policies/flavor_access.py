@@ -5,8 +5,23 @@ from oslo_policy import policy
 from nova.policies import base
 
 BASE_POLICY_NAME = "os_compute_api:os-flavor-access"
+POLICY_ROOT = "os_compute_api:os-flavor-access:%s"
 
 rules = [
+    policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % "add_tenant_access",
+        check_str=base.ADMIN,
+        description="Add flavor access to a tenant",
+        operations=[{"method": "POST", "path": "/flavors/{flavor_id}/action"}],
+        scope_types=base.PROJECT_SCOPE,
+    ),
+    policy.DocumentedRuleDefault(
+        name=POLICY_ROOT % "remove_tenant_access",
+        check_str=base.ADMIN,
+        description="Remove flavor access from a tenant",
+        operations=[{"method": "POST", "path": "/flavors/{flavor_id}/action"}],
+        scope_types=base.PROJECT_SCOPE,
+    ),
     policy.DocumentedRuleDefault(
         name=BASE_POLICY_NAME,
         check_str=base.ADMIN,

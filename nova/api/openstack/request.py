@@ -69,4 +69,13 @@ def json_response(body: Any, status: int = 200, headers=None) -> webob.Response:
         response.body = json.dumps(body).encode("utf-8")
     else:
         response.content_type = None
+        if status == 200:
+            # Some upstream answers are a 200 with no body; pecan turns an
+            # empty 200 into a 204 unless the body comes from an iterator.
+            response.app_iter = _empty_body()
+            response.content_length = 0
     return response
+
+
+def _empty_body():
+    yield b""

@@ -109,3 +109,11 @@ def test_project_id_in_the_url(api):
     assert (
         "doesn't match Context's project_id" in response.json()["badRequest"]["message"]
     )
+
+
+def test_extensions_are_listed_and_shown(api):
+    listed = api.get("/v2.1/extensions").json()["extensions"]
+    assert "Hosts" in [e["name"] for e in listed]
+    shown = api.get("/v2.1/extensions/os-consoles").json()["extension"]
+    assert shown["alias"] == "os-consoles" and shown["links"] == []
+    assert api.get("/v2.1/extensions/os-nothing").status_code == 404

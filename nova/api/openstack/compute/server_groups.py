@@ -10,7 +10,7 @@ from __future__ import annotations
 from oslo_utils import strutils
 
 import nova.conf
-from nova import exception, objects, policy
+from nova import exception, objects, policy, quota
 from nova.api.openstack import microversion, validation
 from nova.api.openstack.compute.schemas import server_groups as schemas
 from nova.api.openstack.request import Request, json_response
@@ -41,8 +41,12 @@ def _create(req: Request, policy_name: str, rules: dict) -> dict:
         sg_policies.POLICY_ROOT % "create",
         {"project_id": context.project_id, "user_id": context.user_id},
     )
-    # QUOTA: the integrator checks the project's server_groups quota here
-    # (nova.quota, built by api-core), before anything is written.
+    try:
+        quota.enforce(
+            context, {"server_groups": 1}, context.project_id, context.user_id
+        )
+    except exception.OverQuota as exc:
+        raise exception.ServerGroupLimitExceeded() from exc
     group = objects.InstanceGroup(
         context,
         name=req.json_body()["server_group"]["name"],
@@ -53,6 +57,12 @@ def _create(req: Request, policy_name: str, rules: dict) -> dict:
         user_id=context.user_id,
     )
     group.create()
+    try:
+        # Racing creates may all have passed the check above.
+        quota.recheck(context, ["server_groups"], context.project_id, context.user_id)
+    except exception.OverQuota as exc:
+        group.destroy()
+        raise exception.ServerGroupLimitExceeded() from exc
     return json_response({"server_group": _view(req, group)})
 
 

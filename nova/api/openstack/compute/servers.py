@@ -218,6 +218,7 @@ def _list(req: Request, is_detail: bool):
                 sort_keys,
                 sort_dirs,
                 expected_attrs=views.expected_attrs(req) if is_detail else (),
+                cell_down_support=req.is_supported("2.69"),
             )
         except exception.MarkerNotFound as exc:
             raise exception.Invalid(f"marker [{marker}] not found") from exc
@@ -254,7 +255,12 @@ def detail(req: Request):
 
 def _get_server(req: Request, server_id: str, rule: str, expected_attrs=()):
     context = req.nova_context
-    instance = compute_api().get(context, server_id, expected_attrs)
+    instance = compute_api().get(
+        context,
+        server_id,
+        expected_attrs,
+        cell_down_support=req.is_supported("2.69"),
+    )
     policy.authorize(
         context,
         server_policies.SERVERS % rule,

@@ -61,6 +61,25 @@ def _get(instance, name: str, default: Any = None) -> Any:
     return getattr(instance, name) if name in instance else default
 
 
+UNKNOWN = "UNKNOWN"
+
+
+def is_from_down_cell(instance) -> bool:
+    """A minimal record of an instance whose cell could not be reached
+    (:func:`nova.compute.instance_list.minimal_instance`)."""
+    return "display_name" not in instance and "id" not in instance
+
+
+class _FlavorHolder:
+    """Lends a flavor to the field builders that read ``instance.flavor``."""
+
+    def __init__(self, flavor) -> None:
+        self.flavor = flavor
+
+    def __contains__(self, name: str) -> bool:
+        return name == "flavor"
+
+
 class ServerViews:
     """Builds server bodies for one request; what several servers share
     (policy decisions, zones, request specs, services) is looked up once."""
@@ -125,7 +144,53 @@ class ServerViews:
 
     def show(self, instance) -> dict:
         self._instances = [instance]
+        if is_from_down_cell(instance):
+            return {"server": self._down_cell_show(instance)}
         return {"server": self._build(instance, SHOW)}
+
+    # -- servers of an unreachable cell (2.69) ------------------------------
+
+    def _down_cell_index(self, instance) -> dict:
+        return {
+            "id": instance.uuid,
+            "status": UNKNOWN,
+            "links": links.resource_links(self.req, COLLECTION, instance.uuid),
+        }
+
+    def _down_cell_detail(self, instance) -> dict:
+        return {
+            **self._down_cell_index(instance),
+            "tenant_id": instance.project_id,
+            "created": isotime(_get(instance, "created_at")),
+        }
+
+    def _down_cell_show(self, instance) -> dict:
+        """What the API database knows: owner, creation, and from the
+        request spec the flavor, image and requested zone."""
+        spec = self.request_spec(instance)
+        body = {
+            **self._down_cell_detail(instance),
+            "user_id": instance.user_id,
+            "OS-EXT-AZ:availability_zone": (
+                getattr(spec, "availability_zone", None) or UNKNOWN
+            ),
+            "OS-EXT-STS:power_state": 0,
+            "image": "",
+            "flavor": {},
+        }
+        image = getattr(spec, "image", None) if spec is not None else None
+        image_id = getattr(image, "id", None) if image is not None else None
+        if image_id:
+            body["image"] = {
+                "id": image_id,
+                "links": links.image_bookmark_link(self.req, image_id),
+            }
+        if spec is not None and "flavor" in spec:
+            probe = _FlavorHolder(spec.flavor)
+            body.update(_flavor_embedded(self, probe))
+        if self.req.is_supported("2.71"):
+            body["server_groups"] = []
+        return body
 
     def update(self, instance) -> dict:
         self._instances = [instance]
@@ -133,14 +198,23 @@ class ServerViews:
         return {"server": self._build(instance, view)}
 
     def detail(self, instances: list) -> dict:
-        self._instances = list(instances)
-        body = {"servers": [self._build(i, DETAIL) for i in instances]}
+        self._instances = [i for i in instances if not is_from_down_cell(i)]
+        body = {
+            "servers": [
+                self._down_cell_detail(i)
+                if is_from_down_cell(i)
+                else self._build(i, DETAIL)
+                for i in instances
+            ]
+        }
         return self._with_links(body, instances, f"{COLLECTION}/detail")
 
     def index(self, instances: list) -> dict:
         body = {
             "servers": [
-                {
+                self._down_cell_index(instance)
+                if is_from_down_cell(instance)
+                else {
                     "id": instance.uuid,
                     "name": instance.display_name,
                     "links": links.resource_links(self.req, COLLECTION, instance.uuid),

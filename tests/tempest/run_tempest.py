@@ -1,0 +1,176 @@
+"""Run real Tempest's compute API tests against a launched local cloud.
+
+Usage (the cloud started with ``nova-local-cloud start``)::
+
+    .venv/bin/pip install tempest          # not part of the test extra
+    .venv/bin/python tests/tempest/run_tempest.py \\
+        --clouds-yaml STATE/clouds.yaml --cloud local \\
+        --workspace /tmp/tempest-ws [--regex REGEX] [--concurrency 2]
+
+It makes what Tempest needs in the cloud (two flavors, a small public image
+in Glance), writes ``tempest.conf`` from ``tempest.conf.template`` beside
+this file (neutron, cinder and swift disabled; dynamic credentials through
+the admin user), runs ``tempest run`` and prints the pass/fail/skip counts
+with every failure's test id.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from keystoneauth1 import loading, session
+
+HERE = Path(__file__).parent
+DEFAULT_REGEX = r"^tempest\.api\.compute\."
+FLAVORS = (
+    # (flavorid, name, ram MiB, vcpus, disk GiB)
+    ("tempest-1", "tempest.tiny", 128, 1, 1),
+    ("tempest-2", "tempest.small", 192, 1, 2),
+)
+IMAGE_NAME = "tempest-image"
+
+
+def _session(cloud: dict) -> session.Session:
+    auth = loading.get_plugin_loader("password").load_from_options(**cloud["auth"])
+    return session.Session(auth=auth)
+
+
+def _compute(sess: session.Session, method: str, path: str, **kwargs):
+    return sess.request(
+        path,
+        method,
+        endpoint_filter={"service_type": "compute", "interface": "public"},
+        headers={"OpenStack-API-Version": "compute 2.1"},
+        raise_exc=False,
+        **kwargs,
+    )
+
+
+def ensure_flavors(sess: session.Session) -> list[str]:
+    """The flavors Tempest boots servers with (created once)."""
+    for flavorid, name, ram, vcpus, disk in FLAVORS:
+        if _compute(sess, "GET", f"/flavors/{flavorid}").status_code == 200:
+            continue
+        body = {"flavor": {"id": flavorid, "name": name, "ram": ram,
+                           "vcpus": vcpus, "disk": disk}}  # fmt: skip
+        response = _compute(sess, "POST", "/flavors", json=body)
+        response.raise_for_status()
+    return [flavorid for flavorid, *_ in FLAVORS]
+
+
+def ensure_image(sess: session.Session) -> str:
+    """A small public raw image in Glance, active."""
+    image_filter = {"service_type": "image", "interface": "public"}
+    found = sess.get(f"/v2/images?name={IMAGE_NAME}", endpoint_filter=image_filter)
+    images = found.json()["images"]
+    if images and images[0]["status"] == "active":
+        return images[0]["id"]
+    image = sess.post(
+        "/v2/images",
+        endpoint_filter=image_filter,
+        json={
+            "name": IMAGE_NAME,
+            "disk_format": "raw",
+            "container_format": "bare",
+            "visibility": "public",
+            "min_disk": 0,
+            "min_ram": 0,
+        },  # fmt: skip
+    ).json()
+    sess.put(
+        f"/v2/images/{image['id']}/file",
+        endpoint_filter=image_filter,
+        data=b"\0" * 1024 * 1024,
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    return image["id"]
+
+
+def write_conf(workspace: Path, cloud: dict, image_id: str, flavors: list[str]):
+    auth = cloud["auth"]
+    template = string.Template((HERE / "tempest.conf.template").read_text())
+    conf = template.substitute(
+        workspace=workspace,
+        auth_url=auth["auth_url"],
+        admin_username=auth["username"],
+        admin_password=auth["password"],
+        admin_project_name=auth["project_name"],
+        region=cloud.get("region_name", "RegionOne"),
+        image_ref=image_id,
+        flavor_ref=flavors[0],
+        flavor_ref_alt=flavors[1],
+    )
+    (workspace / "etc").mkdir(parents=True, exist_ok=True)
+    (workspace / "etc" / "tempest.conf").write_text(conf)
+
+
+# subunit-trace lines: "{worker} test.id [1.2s] ... ok" and, for a class
+# whose set-up failed or skipped, "{worker} setUpClass (class.path) ... ".
+_RESULT = re.compile(r"^\{\d+\} (.+?) (?:\[[\d.]+s\] )?\.\.\. (ok|FAILED|SKIPPED)")
+_TOTAL = re.compile(r"^ - (Passed|Skipped|Failed): (\d+)$", re.MULTILINE)
+
+
+def summarize(output: str) -> tuple[dict[str, int], list[str]]:
+    """The run's totals (Passed/Skipped/Failed) and the failed test ids."""
+    totals = {name: int(count) for name, count in _TOTAL.findall(output)}
+    failed = [
+        found.group(1)
+        for found in map(_RESULT.match, output.splitlines())
+        if found and found.group(2) == "FAILED"
+    ]
+    return totals, failed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clouds-yaml", required=True, type=Path)
+    parser.add_argument("--cloud", required=True, help="name prefix in clouds.yaml")
+    parser.add_argument("--workspace", required=True, type=Path)
+    parser.add_argument("--regex", default=DEFAULT_REGEX)
+    parser.add_argument("--exclude-regex", default=None)
+    parser.add_argument("--concurrency", type=int, default=2)
+    args = parser.parse_args(argv)
+
+    clouds = yaml.safe_load(args.clouds_yaml.read_text())["clouds"]
+    admin = clouds[f"{args.cloud}-admin"]
+    sess = _session(admin)
+    flavors = ensure_flavors(sess)
+    image_id = ensure_image(sess)
+    workspace = args.workspace.resolve()
+    if not (workspace / ".stestr.conf").exists():
+        workspace.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [str(Path(sys.executable).parent / "tempest"), "init", str(workspace)],
+            check=True,
+        )
+    write_conf(workspace, admin, image_id, flavors)
+    command = [
+        str(Path(sys.executable).parent / "tempest"), "run",
+        "--concurrency", str(args.concurrency), "--regex", args.regex,
+    ]  # fmt: skip
+    if args.exclude_regex:
+        command += ["--exclude-regex", args.exclude_regex]
+    run = subprocess.run(
+        command, cwd=workspace, capture_output=True, text=True,
+        env={**os.environ, "OS_CLIENT_CONFIG_FILE": ""},
+    )  # fmt: skip
+    (workspace / "last-run.log").write_text(run.stdout + run.stderr)
+    totals, failed = summarize(run.stdout)
+    print(
+        f"passed {totals.get('Passed', 0)}, failed {totals.get('Failed', 0)}, "
+        f"skipped {totals.get('Skipped', 0)}"
+    )
+    for test_id in failed:
+        print(f"FAILED {test_id}")
+    return 0 if not failed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
