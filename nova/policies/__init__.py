@@ -15,6 +15,9 @@ from nova.policies import (
     flavor_access,
     flavor_extra_specs,
     flavor_manage,
+    ips,
+    server_metadata,
+    server_tags,
     servers,
     services,
 )
@@ -29,6 +32,9 @@ def list_rules():
             flavor_access.list_rules(),
             flavor_extra_specs.list_rules(),
             flavor_manage.list_rules(),
+            ips.list_rules(),
+            server_metadata.list_rules(),
+            server_tags.list_rules(),
             servers.list_rules(),
             services.list_rules(),
         )

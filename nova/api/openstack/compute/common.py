@@ -82,3 +82,19 @@ def states_from_status(statuses: list[str]) -> tuple[list[str], list[str | None]
                 vm_state_set.add(vm_state)
                 task_state_set.add(task_state)
     return sorted(vm_state_set), sorted(task_state_set, key=str)
+
+
+def get_instance(req: Request, server_id: str, rule: str, expected_attrs=()):
+    """The caller's server, once ``rule`` allows the caller on its owner.
+
+    Another project's server is not found (404) rather than forbidden.
+    """
+    from nova import policy
+    from nova.api.openstack.compute.servers import compute_api
+
+    context = req.nova_context
+    instance = compute_api().get(context, server_id, expected_attrs)
+    policy.authorize(
+        context, rule, {"project_id": instance.project_id, "user_id": instance.user_id}
+    )
+    return instance

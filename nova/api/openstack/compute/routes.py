@@ -8,6 +8,10 @@ under ``/v2.1`` are also reachable as ``/v2.1/{project_id}/...``.
 from nova.api.openstack.compute import (
     availability_zone,
     flavors,
+    ips,
+    removed,
+    server_metadata,
+    server_tags,
     servers,
     services,
     versions,
@@ -27,6 +31,10 @@ ROUTES = {
     },
     f"{V21}/os-availability-zone": {"GET": availability_zone.index},
     f"{V21}/os-services": {"GET": services.index},
+    f"{V21}/os-services/{{service_id}}": {
+        "PUT": services.update,
+        "DELETE": services.delete,
+    },
     f"{V21}/servers": {"GET": servers.index, "POST": servers.create},
     f"{V21}/servers/detail": {"GET": servers.detail},
     f"{V21}/servers/{{server_id}}": {
@@ -34,6 +42,30 @@ ROUTES = {
         "PUT": servers.update,
         "DELETE": servers.delete,
     },
+    f"{V21}/servers/{{server_id}}/ips": {"GET": ips.index},
+    f"{V21}/servers/{{server_id}}/ips/{{network_label}}": {"GET": ips.show},
+    f"{V21}/servers/{{server_id}}/metadata": {
+        "GET": server_metadata.index,
+        "POST": server_metadata.create,
+        "PUT": server_metadata.update_all,
+    },
+    f"{V21}/servers/{{server_id}}/metadata/{{key}}": {
+        "GET": server_metadata.show,
+        "PUT": server_metadata.update,
+        "DELETE": server_metadata.delete,
+    },
+    f"{V21}/servers/{{server_id}}/tags": {
+        "GET": server_tags.index,
+        "PUT": server_tags.update_all,
+        "DELETE": server_tags.delete_all,
+    },
+    f"{V21}/servers/{{server_id}}/tags/{{tag}}": {
+        "GET": server_tags.show,
+        "PUT": server_tags.update,
+        "DELETE": server_tags.delete,
+    },
+    # Removed upstream: 410 Gone.
+    **removed.routes(V21),
 }
 
 # Served without a token: clients discover the API before authenticating.
