@@ -423,3 +423,8 @@ class ServiceResourceProviderInUse(Conflict):
         "Unable to delete the resource provider of compute node %(node)s in "
         "Placement: it still has allocations. %(reason)s"
     )
+
+
+class HostUptimeNotSupported(NovaException):
+    msg_fmt = "The compute services do not report their host's uptime."
+    code = 501

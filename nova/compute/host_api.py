@@ -150,3 +150,25 @@ def delete_service(context, service) -> None:
                 ) from exc
         _forget_host_in_api_database(context, service.host)
     service.destroy()
+
+
+def compute_nodes(context) -> list[tuple[Any, Any]]:
+    """(compute node, its nova-compute service) of every cell, in the
+    cells' order then by node id. A node whose service is gone is left out."""
+
+    def nodes_and_services(cctxt):
+        nodes = objects.ComputeNodeList.get_all(cctxt)
+        services = {
+            service.host: service
+            for service in objects.ServiceList.get_by_binary(
+                cctxt, "nova-compute", include_disabled=True
+            )
+        }
+        return [(node, services[node.host]) for node in nodes if node.host in services]
+
+    return [pair for _, pairs in _gather(context, nodes_and_services) for pair in pairs]
+
+
+def instances_on_host(node) -> list:
+    """The instances of the node's host (in the node's cell)."""
+    return list(objects.InstanceList.get_by_host(node._context, node.host))

@@ -8,6 +8,7 @@ under ``/v2.1`` are also reachable as ``/v2.1/{project_id}/...``.
 from nova.api.openstack.compute import (
     availability_zone,
     flavors,
+    hypervisors,
     ips,
     removed,
     server_metadata,
@@ -30,6 +31,17 @@ ROUTES = {
         "DELETE": flavors.delete,
     },
     f"{V21}/os-availability-zone": {"GET": availability_zone.index},
+    f"{V21}/os-hypervisors": {"GET": hypervisors.index},
+    f"{V21}/os-hypervisors/detail": {"GET": hypervisors.detail},
+    f"{V21}/os-hypervisors/statistics": {"GET": hypervisors.statistics},
+    f"{V21}/os-hypervisors/{{hypervisor_id}}": {"GET": hypervisors.show},
+    f"{V21}/os-hypervisors/{{hypervisor_id}}/uptime": {"GET": hypervisors.uptime},
+    f"{V21}/os-hypervisors/{{hypervisor_hostname_pattern}}/search": {
+        "GET": hypervisors.search
+    },
+    f"{V21}/os-hypervisors/{{hypervisor_hostname_pattern}}/servers": {
+        "GET": hypervisors.servers
+    },
     f"{V21}/os-services": {"GET": services.index},
     f"{V21}/os-services/{{service_id}}": {
         "PUT": services.update,
