@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import nova.conf
 from nova.api.openstack.request import Request
 from nova.compute import vm_states
@@ -84,8 +86,11 @@ def states_from_status(statuses: list[str]) -> tuple[list[str], list[str | None]
     return sorted(vm_state_set), sorted(task_state_set, key=str)
 
 
-def get_instance(req: Request, server_id: str, rule: str, expected_attrs=()):
-    """The caller's server, once ``rule`` allows the caller on its owner.
+def get_instance(
+    req: Request, server_id: str, rule: str, expected_attrs=(), read_deleted=False
+):
+    """The caller's server, once ``rule`` allows the caller on its owner;
+    with ``read_deleted`` a deleted server too.
 
     Another project's server is not found (404) rather than forbidden.
     """
@@ -93,8 +98,18 @@ def get_instance(req: Request, server_id: str, rule: str, expected_attrs=()):
     from nova.api.openstack.compute.servers import compute_api
 
     context = req.nova_context
+    if read_deleted:
+        context = copy.copy(context)
+        context.read_deleted = "yes"
     instance = compute_api().get(context, server_id, expected_attrs)
     policy.authorize(
         context, rule, {"project_id": instance.project_id, "user_id": instance.user_id}
     )
     return instance
+
+
+def datetime_str(value) -> str | None:
+    """``2018-04-25T01:26:29.000000``: how records' times are shown."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=None).strftime("%Y-%m-%dT%H:%M:%S.%f")

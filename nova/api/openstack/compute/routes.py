@@ -9,6 +9,7 @@ from nova.api.openstack.compute import (
     availability_zone,
     flavors,
     hypervisors,
+    instance_actions,
     ips,
     removed,
     server_metadata,
@@ -55,6 +56,10 @@ ROUTES = {
         "DELETE": servers.delete,
     },
     f"{V21}/servers/{{server_id}}/ips": {"GET": ips.index},
+    f"{V21}/servers/{{server_id}}/os-instance-actions": {"GET": instance_actions.index},
+    f"{V21}/servers/{{server_id}}/os-instance-actions/{{request_id}}": {
+        "GET": instance_actions.show
+    },
     f"{V21}/servers/{{server_id}}/ips/{{network_label}}": {"GET": ips.show},
     f"{V21}/servers/{{server_id}}/metadata": {
         "GET": server_metadata.index,
