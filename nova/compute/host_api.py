@@ -172,3 +172,9 @@ def compute_nodes(context) -> list[tuple[Any, Any]]:
 def instances_on_host(node) -> list:
     """The instances of the node's host (in the node's cell)."""
     return list(objects.InstanceList.get_by_host(node._context, node.host))
+
+
+def migrations(context, list_cell) -> list:
+    """``list_cell(cell_context)`` of every cell, merged newest first."""
+    found = [m for _, result in _gather(context, list_cell) for m in result]
+    return sorted(found, key=lambda m: (m.created_at, m.id), reverse=True)

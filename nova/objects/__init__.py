@@ -22,6 +22,7 @@ OBJECT_MODULES = (
     "instance_group",
     "instance_info_cache",
     "instance_mapping",
+    "migration",
     "request_spec",
     "selection",
     "service",

@@ -11,6 +11,7 @@ from nova.api.openstack.compute import (
     hypervisors,
     instance_actions,
     ips,
+    migrations,
     removed,
     server_metadata,
     server_tags,
@@ -43,6 +44,7 @@ ROUTES = {
     f"{V21}/os-hypervisors/{{hypervisor_hostname_pattern}}/servers": {
         "GET": hypervisors.servers
     },
+    f"{V21}/os-migrations": {"GET": migrations.index},
     f"{V21}/os-services": {"GET": services.index},
     f"{V21}/os-services/{{service_id}}": {
         "PUT": services.update,
