@@ -23,6 +23,7 @@ from nova.policies import (
     server_tags,
     servers,
     services,
+    simple_tenant_usage,
 )
 
 
@@ -43,5 +44,6 @@ def list_rules():
             server_tags.list_rules(),
             servers.list_rules(),
             services.list_rules(),
+            simple_tenant_usage.list_rules(),
         )
     )

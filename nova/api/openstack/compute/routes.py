@@ -17,6 +17,7 @@ from nova.api.openstack.compute import (
     server_tags,
     servers,
     services,
+    simple_tenant_usage,
     versions,
 )
 from nova.api.openstack.links import API_PREFIX as V21
@@ -50,6 +51,8 @@ ROUTES = {
         "PUT": services.update,
         "DELETE": services.delete,
     },
+    f"{V21}/os-simple-tenant-usage": {"GET": simple_tenant_usage.index},
+    f"{V21}/os-simple-tenant-usage/{{tenant_id}}": {"GET": simple_tenant_usage.show},
     f"{V21}/servers": {"GET": servers.index, "POST": servers.create},
     f"{V21}/servers/detail": {"GET": servers.detail},
     f"{V21}/servers/{{server_id}}": {
