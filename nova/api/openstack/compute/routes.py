@@ -34,6 +34,7 @@ ROUTES = {
         "DELETE": flavors.delete,
     },
     f"{V21}/os-availability-zone": {"GET": availability_zone.index},
+    f"{V21}/os-availability-zone/detail": {"GET": availability_zone.detail},
     f"{V21}/os-hypervisors": {"GET": hypervisors.index},
     f"{V21}/os-hypervisors/detail": {"GET": hypervisors.detail},
     f"{V21}/os-hypervisors/statistics": {"GET": hypervisors.statistics},
