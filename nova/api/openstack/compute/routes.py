@@ -13,6 +13,7 @@ from nova.api.openstack.compute import (
     ips,
     migrations,
     removed,
+    server_external_events,
     server_metadata,
     server_tags,
     servers,
@@ -47,6 +48,7 @@ ROUTES = {
         "GET": hypervisors.servers
     },
     f"{V21}/os-migrations": {"GET": migrations.index},
+    f"{V21}/os-server-external-events": {"POST": server_external_events.create},
     f"{V21}/os-services": {"GET": services.index},
     f"{V21}/os-services/{{service_id}}": {
         "PUT": services.update,
