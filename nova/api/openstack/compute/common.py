@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from typing import Any
 
 import nova.conf
+from nova import exception
 from nova.api.openstack.request import Request
 from nova.compute import vm_states
 
@@ -113,3 +116,18 @@ def datetime_str(value) -> str | None:
     if value is None:
         return None
     return value.replace(tzinfo=None).strftime("%Y-%m-%dT%H:%M:%S.%f")
+
+
+def page_of(req: Request, items: list, key: Callable[[Any], Any]) -> list:
+    """The page the request's limit and marker select from ``items``
+    (already in order): those after the item whose ``key`` is the marker.
+
+    :raises MarkerNotFound: no item has the marker as its key.
+    """
+    limit, marker = limit_and_marker(req)
+    if marker is not None:
+        keys = [str(key(item)) for item in items]
+        if marker not in keys:
+            raise exception.MarkerNotFound(marker=marker)
+        items = items[keys.index(marker) + 1 :]
+    return items[:limit]

@@ -109,13 +109,10 @@ def _matching(context, pattern: str) -> list:
 def _page(req: Request, pairs: list) -> list:
     if not req.is_supported("2.33"):
         return pairs
-    limit, marker = common.limit_and_marker(req)
-    if marker is not None:
-        ids = [str(_id(req, node)) for node, _ in pairs]
-        if marker not in ids:
-            raise exception.Invalid(f"marker [{marker}] not found")
-        pairs = pairs[ids.index(marker) + 1 :]
-    return pairs[:limit]
+    try:
+        return common.page_of(req, pairs, lambda pair: _id(req, pair[0]))
+    except exception.MarkerNotFound as exc:
+        raise exception.Invalid(f"marker [{req.GET['marker']}] not found") from exc
 
 
 def _list(req: Request, detail: bool, path: str):

@@ -79,16 +79,6 @@ def _filters(req: Request) -> dict:
     return filters
 
 
-def _page(req: Request, migrations: list) -> list:
-    limit, marker = common.limit_and_marker(req)
-    if marker is not None:
-        uuids = [m.uuid for m in migrations]
-        if marker not in uuids:
-            raise exception.MarkerNotFound(marker=marker)
-        migrations = migrations[uuids.index(marker) + 1 :]
-    return migrations[:limit]
-
-
 @validation.query(schemas.list_query, "2.1", "2.58")
 @validation.query(schemas.list_query_v259, "2.59", "2.65")
 @validation.query(schemas.list_query_v266, "2.66", "2.79")
@@ -102,7 +92,7 @@ def index(req: Request):
     )
     body: dict = {}
     if req.is_supported("2.59"):
-        migrations = _page(req, migrations)
+        migrations = common.page_of(req, migrations, lambda m: m.uuid)
     listed = [_view(req, m) for m in migrations]
     body["migrations"] = listed
     if req.is_supported("2.59"):

@@ -102,13 +102,7 @@ def _instances(req: Request, start, end, project_id: str | None) -> list:
     found.sort(key=lambda i: (_naive(i.created_at) or start, i.id))
     if not req.is_supported("2.40"):
         return found
-    limit, marker = common.limit_and_marker(req)
-    if marker is not None:
-        uuids = [i.uuid for i in found]
-        if marker not in uuids:
-            raise exception.MarkerNotFound(marker=marker)
-        found = found[uuids.index(marker) + 1 :]
-    return found[:limit]
+    return common.page_of(req, found, lambda i: i.uuid)
 
 
 def _tenant_usages(instances, start, end, detailed: bool) -> dict[str, dict]:
