@@ -428,3 +428,7 @@ class ServiceResourceProviderInUse(Conflict):
 class HostUptimeNotSupported(NovaException):
     msg_fmt = "The compute services do not report their host's uptime."
     code = 501
+
+
+class InstanceIsLocked(Conflict):
+    msg_fmt = "Instance %(instance_uuid)s is locked"

@@ -44,15 +44,14 @@ SYSTEM_METADATA_MAX_LENGTH = 255
 
 _GiB = 1024**3
 
-# States in which a server's metadata may change (and no task may run).
-METADATA_VM_STATES = (
+# States in which a server's metadata (with no task running) and tags may
+# change.
+EDITABLE_VM_STATES = (
     vm_states.ACTIVE,
     vm_states.PAUSED,
     vm_states.SUSPENDED,
     vm_states.STOPPED,
 )
-# Tags may change in those states and while shelved, whatever the task.
-TAG_VM_STATES = (*METADATA_VM_STATES, vm_states.SHELVED, vm_states.SHELVED_OFFLOADED)
 
 
 @dataclass
@@ -712,6 +711,12 @@ class API:
             action=action, server_id=instance.uuid, attr=attr, state=state
         )
 
+    @staticmethod
+    def _check_lock(instance) -> None:
+        """:raises InstanceIsLocked: (409) a locked server, for non-admins."""
+        if instance.locked and not instance._context.is_admin:
+            raise exception.InstanceIsLocked(instance_uuid=instance.uuid)
+
     def update_instance_metadata(
         self, instance, metadata: dict[str, str], replace: bool, action: str
     ) -> dict[str, str]:
@@ -720,7 +725,8 @@ class API:
         :raises MetadataLimitExceeded: more items than ``[quota]
             metadata_items`` allows.
         """
-        self._check_state(instance, METADATA_VM_STATES, action)
+        self._check_lock(instance)
+        self._check_state(instance, EDITABLE_VM_STATES, action)
         merged = dict(metadata) if replace else {**instance.metadata, **metadata}
         allowed = CONF.quota.metadata_items
         if 0 <= allowed < len(merged):
@@ -731,15 +737,16 @@ class API:
 
     def delete_instance_metadata(self, instance, key: str, action: str) -> None:
         """:raises MetadataItemNotFound: the server has no such key."""
-        self._check_state(instance, METADATA_VM_STATES, action)
         if key not in instance.metadata:
             raise exception.MetadataItemNotFound()
+        self._check_lock(instance)
+        self._check_state(instance, EDITABLE_VM_STATES, action)
         instance.metadata = {k: v for k, v in instance.metadata.items() if k != key}
         instance.save()
 
     def replace_tags(self, instance, tags: list[str], action: str) -> list[str]:
         """Make ``tags`` the server's tags; the stored ones, sorted."""
-        self._check_state(instance, TAG_VM_STATES, action, no_task=False)
+        self._check_state(instance, EDITABLE_VM_STATES, action, no_task=False)
         if len(set(tags)) > tag_obj.MAX_TAG_COUNT:
             raise exception.TooManyInstanceTags(limit=tag_obj.MAX_TAG_COUNT)
         stored = objects.TagList.create(instance._context, instance.uuid, tags)
@@ -747,7 +754,7 @@ class API:
 
     def add_tag(self, instance, tag: str, action: str) -> bool:
         """Add one tag; whether it is new (False: it was there already)."""
-        self._check_state(instance, TAG_VM_STATES, action, no_task=False)
+        self._check_state(instance, EDITABLE_VM_STATES, action, no_task=False)
         context = instance._context
         if objects.Tag.exists(context, instance.uuid, tag):
             return False
@@ -759,11 +766,11 @@ class API:
 
     def delete_tag(self, instance, tag: str, action: str) -> None:
         """:raises TagNotFound: the server has no such tag."""
-        self._check_state(instance, TAG_VM_STATES, action, no_task=False)
+        self._check_state(instance, EDITABLE_VM_STATES, action, no_task=False)
         objects.Tag.destroy(instance._context, instance.uuid, tag)
 
     def delete_tags(self, instance, action: str) -> None:
-        self._check_state(instance, TAG_VM_STATES, action, no_task=False)
+        self._check_state(instance, EDITABLE_VM_STATES, action, no_task=False)
         objects.TagList.destroy(instance._context, instance.uuid)
 
     # -- delete -------------------------------------------------------------

@@ -7,7 +7,7 @@ import sqlalchemy as sa
 
 from nova.db import engines
 from nova.db.main import models as main_models
-from tests.functional.api.conftest import OTHER, fault
+from tests.functional.api.conftest import ADMIN, OTHER, fault
 from tests.functional.api.test_servers import _in_cell
 
 pytestmark = pytest.mark.parametrize("cloud_databases", ["sqlite"], indirect=True)
@@ -98,8 +98,17 @@ def test_metadata_quota_and_states(api, nova_conf, flavor, server):
         f"Cannot 'update metadata' instance {building.uuid} while it is in "
         "vm_state building",
     )
-    busy = _in_cell(nova_conf, "cell1", task_state="rebooting")
+    busy = _in_cell(nova_conf, "cell1", task_state="rebooting", metadata={"a": "1"})
     assert fault(api.delete(f"/v2.1/servers/{busy.uuid}/metadata/a"))[1] == 409
+    assert fault(api.delete(f"/v2.1/servers/{busy.uuid}/metadata/b"))[1] == 404
+    locked = _in_cell(nova_conf, "cell1", locked=True, locked_by="owner")
+    assert fault(api.post(f"/v2.1/servers/{locked.uuid}/metadata", {"metadata": {}}))[
+        :2
+    ] == ("conflictingRequest", 409)
+    admin_post = api.post(
+        f"/v2.1/servers/{locked.uuid}/metadata", {"metadata": {"k": "v"}}, token=ADMIN
+    )
+    assert admin_post.status_code == 200
 
 
 def test_another_projects_server_is_not_found(api, server):
@@ -118,7 +127,11 @@ def test_tags(api, nova_conf, server):
     assert created.headers["Location"].endswith(f"/servers/{server.uuid}/tags/blue")
     assert api.put(f"{url}/blue", None, version="2.26").status_code == 204
     assert api.get(f"{url}/blue", version="2.26").status_code == 204
-    assert fault(api.get(f"{url}/red", version="2.26"))[1] == 404
+    assert fault(api.get(f"{url}/red", version="2.26")) == (
+        "itemNotFound",
+        404,
+        f"Server {server.uuid} has no tag 'red'",
+    )
     replaced = api.put(url, {"tags": ["b", "a", "a"]}, version="2.26")
     assert replaced.json() == {"tags": ["a", "b"]}
     assert api.delete(f"{url}/a", version="2.26").status_code == 204

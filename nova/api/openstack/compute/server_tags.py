@@ -46,7 +46,7 @@ def show(req: Request, server_id: str, tag: str):
         _tags_of_build_request(instance) if "id" not in instance else _tags_of(instance)
     )
     if tag not in tags:
-        raise exception.TagNotFound(instance_id=server_id, tag=tag)
+        raise exception.NotFound(f"Server {server_id} has no tag '{tag}'")
     return json_response(None, status=204)
 
 
