@@ -81,7 +81,13 @@ def test_old_action_errors(api, nova_conf, compute):
     unknown = api.put(
         "/v2.1/os-services/disable", {**body, "host": "nowhere"}, token=ADMIN
     )
-    assert fault(unknown) == ("itemNotFound", 404, "Unknown service")
+    assert fault(unknown) == (
+        "itemNotFound",
+        404,
+        "Could not find binary nova-compute on host nowhere.",
+    )
+    conductor = {"host": "cond-1", "binary": "nova-conductor"}
+    assert fault(api.put("/v2.1/os-services/disable", conductor, token=ADMIN))[1] == 400
     assert fault(api.put("/v2.1/os-services/reboot", body, token=ADMIN))[1] == 404
     assert (
         fault(api.put("/v2.1/os-services/enable", {"host": "x"}, token=ADMIN))[1] == 400
@@ -110,6 +116,7 @@ def test_update_by_uuid_from_2_53(api, nova_conf, compute):
 
     for body, status in (
         ({}, 400),
+        ({"disabled_reason": "alone"}, 400),
         ({"status": "enabled", "disabled_reason": "x"}, 400),
         ({"status": "paused"}, 400),
         ({"bogus": 1}, 400),
@@ -174,5 +181,10 @@ def test_delete_by_id_before_2_53(api, nova_conf, compute):
     assert (
         api.delete(f"/v2.1/os-services/{conductor.id}", token=ADMIN).status_code == 204
     )
-    assert fault(api.delete("/v2.1/os-services/abc", token=ADMIN))[1] == 404
+    assert fault(api.delete("/v2.1/os-services/abc", token=ADMIN)) == (
+        "badRequest",
+        400,
+        "Invalid input received: id must be an integer",
+    )
+    assert fault(api.delete("/v2.1/os-services/4242", token=ADMIN))[1] == 404
     assert fault(api.delete(f"/v2.1/os-services/{conductor.id}"))[1] == 403

@@ -74,13 +74,25 @@ def _authorize(req: Request, rule: str):
     return context
 
 
+def _check_updatable(binary: str) -> None:
+    # Only computes act on being disabled or forced down.
+    if binary != "nova-compute":
+        raise exception.Invalid(
+            f"Updating a {binary} service is not supported. Only "
+            "nova-compute services can be updated."
+        )
+
+
 def _by_host_and_binary(context, body: dict):
+    _check_updatable(body["binary"])
     try:
         return host_api.find_service_by_host_and_binary(
             context, body["host"], body["binary"]
         )
     except exception.ServiceNotFound as exc:
-        raise exception.NotFound("Unknown service") from exc
+        raise exception.NotFound(
+            f"Could not find binary {body['binary']} on host {body['host']}."
+        ) from exc
 
 
 def _enable(context, body: dict) -> dict:
@@ -91,7 +103,7 @@ def _enable(context, body: dict) -> dict:
 
 def _disable(context, body: dict) -> dict:
     service = _by_host_and_binary(context, body)
-    host_api.update_service(service, disabled=True)
+    host_api.update_service(service, disabled=True, disabled_reason=None)
     return {"host": service.host, "binary": service.binary, "status": "disabled"}
 
 
@@ -140,9 +152,12 @@ def update(req: Request, service_id: str):
     raise exception.NotFound("Unknown action")
 
 
-def _service_by_uuid(context, service_id: str):
+def _check_uuid(service_id: str) -> None:
     if not uuidutils.is_uuid_like(service_id):
         raise exception.Invalid(f"Invalid uuid {service_id}")
+
+
+def _service_by_uuid(context, service_id: str):
     try:
         return host_api.find_service(context, service_id)
     except exception.ServiceNotFound as exc:
@@ -152,26 +167,15 @@ def _service_by_uuid(context, service_id: str):
 @microversion.version_handler("2.53")
 @validation.body(schemas.service_update_v253)
 def update(req: Request, service_id: str):  # noqa: F811  (the 2.53 handler)
-    """``PUT /os-services/{service_id}``: status, reason and forced_down."""
+    """``PUT /os-services/{service_id}``: status, reason and forced_down.
+
+    A ``disabled_reason`` goes with status ``disabled`` and is ignored alone.
+    """
+    _check_uuid(service_id)
     context = _authorize(req, "update")
     body = req.json_body()
-    if "status" not in body and "forced_down" not in body:
-        raise exception.Invalid(
-            "No updates were requested. Fields 'status' or 'forced_down' "
-            "should be specified."
-        )
-    if body.get("status") != "disabled" and "disabled_reason" in body:
-        raise exception.Invalid(
-            "Specifying 'disabled_reason' with status 'enabled' is invalid."
-            if body.get("status") == "enabled"
-            else "'disabled_reason' is only allowed with status 'disabled'."
-        )
     service = _service_by_uuid(context, service_id)
-    if service.binary != "nova-compute":
-        raise exception.Invalid(
-            f"Updating a {service.binary} service is not supported. Only "
-            "nova-compute services can be updated."
-        )
+    _check_updatable(service.binary)
     changes = {}
     if body.get("status") == "enabled":
         changes.update(disabled=False, disabled_reason=None)
@@ -180,6 +184,15 @@ def update(req: Request, service_id: str):  # noqa: F811  (the 2.53 handler)
     if "forced_down" in body:
         changes["forced_down"] = strutils.bool_from_string(
             body["forced_down"], strict=True
+        )
+    if not changes:
+        raise exception.Invalid(
+            "No updates were requested. Fields 'status' or 'forced_down' "
+            "should be specified."
+        )
+    if body.get("status") == "enabled" and body.get("disabled_reason"):
+        raise exception.Invalid(
+            "Specifying 'disabled_reason' with status 'enabled' is invalid."
         )
     host_api.update_service(service, **changes)
     return json_response({"service": _view(req, service)})
@@ -192,11 +205,16 @@ def delete(req: Request, service_id: str):
     """Delete a service: by database id before 2.53, by uuid from 2.53."""
     context = _authorize(req, "delete")
     if req.is_supported("2.53"):
+        _check_uuid(service_id)
         service = _service_by_uuid(context, service_id)
     else:
         try:
-            service = host_api.find_service(context, int(service_id))
-        except (ValueError, exception.ServiceNotFound) as exc:
+            numeric_id = int(service_id)
+        except ValueError as exc:
+            raise exception.InvalidInput(reason="id must be an integer") from exc
+        try:
+            service = host_api.find_service(context, numeric_id)
+        except exception.ServiceNotFound as exc:
             raise exception.NotFound(f"Service {service_id} not found.") from exc
         except exception.ServiceNotUnique as exc:
             raise exception.Invalid(
