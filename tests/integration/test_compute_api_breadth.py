@@ -132,10 +132,12 @@ def test_usage_and_migrations(local_cloud, server):
 
 
 def test_external_event_reaches_the_compute(local_cloud, server):
-    compute = local_cloud.compute()
-    shown = compute.get(f"/servers/{server['id']}").json()["server"]
+    shown = local_cloud.compute().get(f"/servers/{server['id']}").json()["server"]
     host = shown["OS-EXT-SRV-ATTR:host"]
     tag = _unique("port")
+    # Events come from other services' users (the service role).
+    service_user = next(iter(local_cloud.services.service_users.values()))
+    compute = local_cloud.compute(service_user)
     response = compute.post(
         "/os-server-external-events",
         json={"events": [{"name": "network-vif-plugged",

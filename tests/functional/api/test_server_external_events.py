@@ -8,7 +8,9 @@ import uuid
 
 import pytest
 
+from nova import policy
 from nova.compute import api as compute
+from nova.conf import CONF
 from tests.functional.api.conftest import ADMIN, fault
 from tests.functional.api.test_servers import _in_cell
 
@@ -24,7 +26,23 @@ class RecordingEvents:
 
 
 @pytest.fixture
-def rpc(monkeypatch):
+def admins_may_send_events(nova_conf, tmp_path):
+    """noauth2 callers have no service role: an operator's policy.yaml lets
+    admins send events instead."""
+    policy_file = tmp_path / "policy.yaml"
+    policy_file.write_text(
+        '"os_compute_api:os-server-external-events:create": "role:admin"\n'
+    )
+    policy.get_enforcer()  # registers the [oslo_policy] options
+    CONF.set_override("policy_file", str(policy_file), group="oslo_policy")
+    policy.reset()
+    yield
+    CONF.clear_override("policy_file", group="oslo_policy")
+    policy.reset()
+
+
+@pytest.fixture
+def rpc(monkeypatch, admins_may_send_events):
     double = RecordingEvents()
     monkeypatch.setattr(compute.API, "_compute_rpcapi", staticmethod(lambda: double))
     return double
@@ -112,3 +130,10 @@ def test_members_may_not_send_events(api, nova_conf, flavor, rpc):
     body = {"events": [_event(server.uuid)]}
     assert fault(api.post("/v2.1/os-server-external-events", body))[1] == 403
     assert rpc.casts == []
+
+
+def test_only_services_by_default(api, nova_conf, flavor):
+    server = _in_cell(nova_conf, "cell1", host="compute-1")
+    body = {"events": [_event(server.uuid)]}
+    response = api.post("/v2.1/os-server-external-events", body, token=ADMIN)
+    assert fault(response)[:2] == ("forbidden", 403)
