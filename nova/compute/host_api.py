@@ -15,7 +15,6 @@ import placement_client.exception as placement_exc
 from nova import exception, objects, placement
 from nova.compute import instance_list
 from nova.db import engines
-from nova.db.api import models as api_models
 from nova.db.main import models
 from nova.objects.service import (
     compute_host_availability_zones,
@@ -110,16 +109,13 @@ def _has_migrations_in_progress(cell_context, host: str) -> bool:
 
 
 def _forget_host_in_api_database(context, host: str) -> None:
-    """Drop the host's aggregate memberships and its host mapping."""
-    with engines.transaction(context.api_db_connection) as session:
-        session.execute(
-            sa.delete(api_models.AggregateHost).where(
-                api_models.AggregateHost.host == host
-            )
-        )
-        session.execute(
-            sa.delete(api_models.HostMapping).where(api_models.HostMapping.host == host)
-        )
+    """Take the host out of its aggregates and drop its host mapping."""
+    for aggregate in objects.AggregateList.get_by_host(context, host):
+        aggregate.delete_host(host)
+    try:
+        objects.HostMapping.get_by_host(context, host).destroy()
+    except exception.HostMappingNotFound:
+        pass  # never discovered
 
 
 def delete_service(context, service) -> None:

@@ -156,6 +156,8 @@ def test_delete_a_compute_removes_its_provider_and_mapping(
     objects.HostMapping(
         context, host="compute-1", cell_mapping=nova_conf["cells"]["cell1"]
     ).create()
+    aggregate = objects.Aggregate(context, name="rack-1", hosts=["compute-1"])
+    aggregate.create()
 
     # Not while it hosts a server.
     server = _in_cell(nova_conf, "cell1", host="compute-1")
@@ -171,6 +173,7 @@ def test_delete_a_compute_removes_its_provider_and_mapping(
     assert placement_client.find_provider(f"compute-1-{node.uuid}") is None
     with pytest.raises(Exception, match="not mapped"):
         objects.HostMapping.get_by_host(context, "compute-1")
+    assert objects.Aggregate.get_by_id(context, aggregate.id).hosts == []
     listed = api.get("/v2.1/os-services", token=ADMIN).json()["services"]
     assert [s["host"] for s in listed] == ["cond-1"]
     assert fault(api.delete(url, token=ADMIN, version="2.53"))[1] == 404
