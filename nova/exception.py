@@ -499,3 +499,64 @@ class FlavorAccessNotFound(NotFound):
 
 class MetadataLimitExceeded(Forbidden):
     msg_fmt = "Maximum number of metadata items exceeds %(allowed)d"
+
+
+class Gone(NovaException):
+    # webob's wording, which upstream's removed APIs answer with.
+    msg_fmt = "This resource is no longer available.  No forwarding address is given."
+    code = 410
+
+
+class InstanceInvalidStateForAction(Conflict):
+    msg_fmt = (
+        "Cannot '%(action)s' instance %(server_id)s while it is in %(attr)s %(state)s"
+    )
+
+
+class MetadataItemNotFound(NotFound):
+    msg_fmt = "Metadata item was not found"
+
+
+class TooManyInstanceTags(Invalid):
+    msg_fmt = "The number of tags exceeded the per-server limit %(limit)d"
+
+
+class InvalidInstanceTag(Invalid):
+    msg_fmt = (
+        "Tag '%(tag)s' is invalid. It must be a non empty string without "
+        "characters '/' and ','. Validation error message: %(reason)s"
+    )
+
+
+class ServiceNotUnique(Invalid):
+    msg_fmt = "More than one possible service found."
+
+
+class ServiceHostsInstances(Conflict):
+    msg_fmt = (
+        "Unable to delete compute service that is hosting instances. "
+        "Migrate or delete the instances first."
+    )
+
+
+class ServiceHasInProgressMigrations(Conflict):
+    msg_fmt = (
+        "Unable to delete compute service that has in-progress migrations. "
+        "Complete the migrations or delete the instances first."
+    )
+
+
+class ServiceResourceProviderInUse(Conflict):
+    msg_fmt = (
+        "Unable to delete the resource provider of compute node %(node)s in "
+        "Placement: it still has allocations. %(reason)s"
+    )
+
+
+class HostUptimeNotSupported(NovaException):
+    msg_fmt = "The compute services do not report their host's uptime."
+    code = 501
+
+
+class InstanceIsLocked(Conflict):
+    msg_fmt = "Instance %(instance_uuid)s is locked"

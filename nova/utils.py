@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 MASK = "****"
@@ -69,3 +70,11 @@ def _mask_host_entry(entry: str) -> str:
     if not has_password:
         return entry
     return f"{user}:{MASK}@{host}"
+
+
+def generate_hostid(host: str | None, project_id: str) -> str:
+    """The opaque id under which a project sees a host: equal for two of
+    its servers on the same host, meaningless to other projects."""
+    if not host:
+        return ""
+    return hashlib.sha224((str(project_id) + host).encode("utf-8")).hexdigest()

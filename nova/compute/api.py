@@ -31,6 +31,7 @@ from nova.db.api import models as api_models
 from nova.image import api as image_api
 from nova.objects import base as obj_base
 from nova.objects import flavor as flavor_obj  # noqa: F401  (registers Flavor)
+from nova.objects import tag as tag_obj
 from nova.policies import servers as server_policies
 
 CONF = nova.conf.CONF
@@ -42,6 +43,15 @@ MULTI_INSTANCE_NAME_TEMPLATE = "%(name)s-%(count)d"
 SYSTEM_METADATA_MAX_LENGTH = 255
 
 _GiB = 1024**3
+
+# States in which a server's metadata (with no task running) and tags may
+# change.
+EDITABLE_VM_STATES = (
+    vm_states.ACTIVE,
+    vm_states.PAUSED,
+    vm_states.SUSPENDED,
+    vm_states.STOPPED,
+)
 
 
 @dataclass
@@ -872,6 +882,83 @@ class API:
             setattr(instance, name, value)
         instance.save()
         return instance
+
+    # -- metadata and tags --------------------------------------------------
+
+    @staticmethod
+    def _check_state(instance, vm_states_allowed, action: str, no_task=True) -> None:
+        """:raises InstanceInvalidStateForAction: (409) outside those states."""
+        if instance.vm_state not in vm_states_allowed:
+            attr, state = "vm_state", instance.vm_state
+        elif no_task and instance.task_state is not None:
+            attr, state = "task_state", instance.task_state
+        else:
+            return
+        raise exception.InstanceInvalidStateForAction(
+            action=action, server_id=instance.uuid, attr=attr, state=state
+        )
+
+    @staticmethod
+    def _check_lock(instance) -> None:
+        """:raises InstanceIsLocked: (409) a locked server, for non-admins."""
+        if instance.locked and not instance._context.is_admin:
+            raise exception.InstanceIsLocked(instance_uuid=instance.uuid)
+
+    def update_instance_metadata(
+        self, instance, metadata: dict[str, str], replace: bool, action: str
+    ) -> dict[str, str]:
+        """Merge ``metadata`` into the server's (or replace it); the result.
+
+        :raises MetadataLimitExceeded: more items than ``[quota]
+            metadata_items`` allows.
+        """
+        self._check_lock(instance)
+        self._check_state(instance, EDITABLE_VM_STATES, action)
+        merged = dict(metadata) if replace else {**instance.metadata, **metadata}
+        allowed = CONF.quota.metadata_items
+        if 0 <= allowed < len(merged):
+            raise exception.MetadataLimitExceeded(allowed=allowed)
+        instance.metadata = merged
+        instance.save()
+        return merged
+
+    def delete_instance_metadata(self, instance, key: str, action: str) -> None:
+        """:raises MetadataItemNotFound: the server has no such key."""
+        if key not in instance.metadata:
+            raise exception.MetadataItemNotFound()
+        self._check_lock(instance)
+        self._check_state(instance, EDITABLE_VM_STATES, action)
+        instance.metadata = {k: v for k, v in instance.metadata.items() if k != key}
+        instance.save()
+
+    def replace_tags(self, instance, tags: list[str], action: str) -> list[str]:
+        """Make ``tags`` the server's tags; the stored ones, sorted."""
+        self._check_state(instance, EDITABLE_VM_STATES, action, no_task=False)
+        if len(set(tags)) > tag_obj.MAX_TAG_COUNT:
+            raise exception.TooManyInstanceTags(limit=tag_obj.MAX_TAG_COUNT)
+        stored = objects.TagList.create(instance._context, instance.uuid, tags)
+        return [tag.tag for tag in stored]
+
+    def add_tag(self, instance, tag: str, action: str) -> bool:
+        """Add one tag; whether it is new (False: it was there already)."""
+        self._check_state(instance, EDITABLE_VM_STATES, action, no_task=False)
+        context = instance._context
+        if objects.Tag.exists(context, instance.uuid, tag):
+            return False
+        tags = objects.TagList.get_by_resource_id(context, instance.uuid)
+        if len(tags) >= tag_obj.MAX_TAG_COUNT:
+            raise exception.TooManyInstanceTags(limit=tag_obj.MAX_TAG_COUNT)
+        objects.Tag(context, resource_id=instance.uuid, tag=tag).create()
+        return True
+
+    def delete_tag(self, instance, tag: str, action: str) -> None:
+        """:raises TagNotFound: the server has no such tag."""
+        self._check_state(instance, EDITABLE_VM_STATES, action, no_task=False)
+        objects.Tag.destroy(instance._context, instance.uuid, tag)
+
+    def delete_tags(self, instance, action: str) -> None:
+        self._check_state(instance, EDITABLE_VM_STATES, action, no_task=False)
+        objects.TagList.destroy(instance._context, instance.uuid)
 
     # -- delete -------------------------------------------------------------
 

@@ -84,7 +84,7 @@ def _hard_policy_group(request_spec):
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.0")
+    target = oslo_messaging.Target(version="1.1")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -410,6 +410,23 @@ class ComputeManager(manager.Manager):
             placement.client().remove_allocations(instance.uuid, context=context)
         except Exception:  # left for `nova-manage placement audit`
             LOG.exception("Could not remove the allocations of %s", instance.uuid)
+
+    # -- external events ----------------------------------------------------
+
+    def external_instance_event(self, context, instances, events) -> None:
+        """Events other services report about instances of this host.
+
+        Nothing here waits for them yet (no network or volume service is
+        integrated), so each is recorded in the log.
+        """
+        for event in events:
+            LOG.info(
+                "Received event %s (status %s, tag %s) for instance %s",
+                event.get("name"),
+                event.get("status"),
+                event.get("tag"),
+                event.get("instance_uuid"),
+            )
 
     # -- delete -------------------------------------------------------------
 

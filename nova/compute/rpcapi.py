@@ -6,6 +6,7 @@ cell, a cell conductor uses its own queue.
 
 Version history:
   1.0 - build_and_run_instance, terminate_instance, set_host_enabled
+  1.1 - external_instance_event
 """
 
 from __future__ import annotations
@@ -78,4 +79,17 @@ class ComputeAPI(rpc.RPCAPI):
         """
         return self.prepare(context, server=host).call(
             context, "set_host_enabled", enabled=enabled
+        )
+
+    def external_instance_event(self, context, instances, events, host: str) -> None:
+        """Tell ``host`` about events of its instances (``events`` are dicts
+        with ``name``, ``instance_uuid``, ``status`` and ``tag``).
+
+        A compute older than 1.1 does not know them: they are dropped, as
+        they would be by a compute that cannot act on them.
+        """
+        if not self.can_send_version("1.1", context):
+            return
+        self.prepare(context, server=host, version="1.1").cast(
+            context, "external_instance_event", instances=instances, events=events
         )

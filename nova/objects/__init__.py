@@ -24,6 +24,7 @@ OBJECT_MODULES = (
     "instance_info_cache",
     "instance_mapping",
     "keypair",
+    "migration",
     "request_spec",
     "selection",
     "service",

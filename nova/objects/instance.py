@@ -814,6 +814,33 @@ class InstanceList(base.ObjectListBase, base.NovaObject):
         return cls._get(context, stmt.order_by(models.Instance.id), expected_attrs)
 
     @classmethod
+    @base.remotable
+    def get_active_by_window_joined(
+        cls,
+        context,
+        begin,
+        end=None,
+        project_id: str | None = None,
+        expected_attrs: Iterable[str] | None = None,
+    ) -> InstanceList:
+        """Instances that existed during ``[begin, end]``, deleted ones too:
+        not terminated before ``begin``, launched (if at all) before ``end``;
+        in creation order."""
+        model = models.Instance
+        stmt = sa.select(model).where(
+            sa.or_(model.terminated_at.is_(None), model.terminated_at > begin)
+        )
+        if end is not None:
+            stmt = stmt.where(
+                sa.or_(model.launched_at.is_(None), model.launched_at < end)
+            )
+        if project_id is not None:
+            stmt = stmt.where(model.project_id == project_id)
+        return cls._get(
+            context, stmt.order_by(model.created_at, model.id), expected_attrs
+        )
+
+    @classmethod
     def get_all(cls, context, limit: int | None = None) -> InstanceList:
         stmt = base.NovaPersistentObject._select(context, models.Instance)
         return cls._get(context, stmt.order_by(models.Instance.id).limit(limit))

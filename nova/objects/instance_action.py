@@ -113,15 +113,49 @@ class InstanceActionList(base.ObjectListBase, base.NovaObject):
 
     @classmethod
     @base.remotable
-    def get_by_instance_uuid(cls, context, instance_uuid: str) -> InstanceActionList:
-        """The instance's actions, newest first."""
+    def get_by_instance_uuid(
+        cls,
+        context,
+        instance_uuid: str,
+        limit: int | None = None,
+        marker: str | None = None,
+        changes_since=None,
+        changes_before=None,
+    ) -> InstanceActionList:
+        """The instance's actions, newest first; a page of them after the
+        action whose request id is ``marker``, changed in a time window.
+
+        :raises MarkerNotFound: the instance has no action of that request.
+        """
         model = models.InstanceAction
+        criteria = [model.instance_uuid == instance_uuid, model.deleted == 0]
+        if changes_since is not None:
+            criteria.append(model.updated_at >= base.db_value(changes_since))
+        if changes_before is not None:
+            criteria.append(model.updated_at <= base.db_value(changes_before))
         with engines.transaction(context.db_connection) as session:
-            rows = session.scalars(
+            if marker is not None:
+                found = _latest_action(session, instance_uuid, marker)
+                if found is None:
+                    raise exception.MarkerNotFound(marker=marker)
+                # Newest first: the page goes on with older actions.
+                criteria.append(
+                    sa.or_(
+                        model.created_at < found.created_at,
+                        sa.and_(
+                            model.created_at == found.created_at,
+                            model.id < found.id,
+                        ),
+                    )
+                )
+            stmt = (
                 sa.select(model)
-                .where(model.instance_uuid == instance_uuid, model.deleted == 0)
+                .where(*criteria)
                 .order_by(model.created_at.desc(), model.id.desc())
-            ).all()
+            )
+            if limit is not None:
+                stmt = stmt.limit(limit)
+            rows = session.scalars(stmt).all()
         return cls._from_db_rows(context, InstanceAction, rows)
 
 

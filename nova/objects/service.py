@@ -217,6 +217,18 @@ def compute_host_availability_zones(context) -> dict[str, str]:
     return {name: ",".join(values) for name, values in zones.items()}
 
 
+def set_availability_zone(service, zones: dict[str, str]) -> None:
+    """Fill ``service.availability_zone`` from ``zones`` (host -> zone, see
+    :func:`compute_host_availability_zones`): computes are in their
+    aggregates' zone or the default one, other services in the internal one."""
+    if service.binary == "nova-compute":
+        zone = zones.get(service.host, CONF.default_availability_zone)
+    else:
+        zone = CONF.internal_service_availability_zone
+    service.availability_zone = zone
+    service.obj_reset_changes(["availability_zone"])
+
+
 @base.NovaObjectRegistry.register
 class ServiceList(base.ObjectListBase, base.NovaObject):
     # Version 1.0: Initial version
@@ -251,12 +263,7 @@ class ServiceList(base.ObjectListBase, base.NovaObject):
         if set_zones:
             zones = compute_host_availability_zones(context)
             for service in services:
-                if service.binary == "nova-compute":
-                    zone = zones.get(service.host, CONF.default_availability_zone)
-                else:
-                    zone = CONF.internal_service_availability_zone
-                service.availability_zone = zone
-                service.obj_reset_changes(["availability_zone"])
+                set_availability_zone(service, zones)
         return services
 
     @classmethod

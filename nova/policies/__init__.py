@@ -17,13 +17,21 @@ from nova.policies import (
     flavor_access,
     flavor_extra_specs,
     flavor_manage,
+    hypervisors,
+    instance_actions,
+    ips,
     keypairs,
     limits,
+    migrations,
     quota_class_sets,
     quota_sets,
+    server_external_events,
     server_groups,
+    server_metadata,
+    server_tags,
     servers,
     services,
+    simple_tenant_usage,
 )
 
 
@@ -43,7 +51,15 @@ def list_rules():
             limits.list_rules(),
             quota_class_sets.list_rules(),
             quota_sets.list_rules(),
+            hypervisors.list_rules(),
+            instance_actions.list_rules(),
+            ips.list_rules(),
+            migrations.list_rules(),
+            server_external_events.list_rules(),
+            server_metadata.list_rules(),
+            server_tags.list_rules(),
             servers.list_rules(),
             services.list_rules(),
+            simple_tenant_usage.list_rules(),
         )
     )

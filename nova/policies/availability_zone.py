@@ -14,6 +14,13 @@ rules = [
         operations=[{"method": "GET", "path": "/os-availability-zone"}],
         scope_types=base.PROJECT_SCOPE,
     ),
+    policy.DocumentedRuleDefault(
+        name=BASE_POLICY_NAME % "detail",
+        check_str=base.ADMIN,
+        description="List detailed availability zone information with host information",
+        operations=[{"method": "GET", "path": "/os-availability-zone/detail"}],
+        scope_types=base.PROJECT_SCOPE,
+    ),
 ]
 
 

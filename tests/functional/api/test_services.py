@@ -75,3 +75,18 @@ def test_availability_zones(api, services):
     assert zones == [
         {"zoneName": "nova", "zoneState": {"available": True}, "hosts": None}
     ]
+
+
+def test_availability_zone_detail_for_admins(api, services):
+    zones = api.get("/v2.1/os-availability-zone/detail", token=ADMIN).json()[
+        "availabilityZoneInfo"
+    ]
+    by_name = {zone["zoneName"]: zone for zone in zones}
+    assert set(by_name) == {"internal", "nova"}
+    assert by_name["internal"]["hosts"]["api-host"]["nova-conductor"]["active"]
+    nova_hosts = by_name["nova"]["hosts"]
+    # Disabled services are left out; a stale one is not available.
+    assert set(nova_hosts) == {"compute-1", "compute-2"}
+    assert nova_hosts["compute-1"]["nova-compute"]["available"] is True
+    assert nova_hosts["compute-2"]["nova-compute"]["available"] is False
+    assert fault(api.get("/v2.1/os-availability-zone/detail"))[1] == 403

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
+from typing import Any
+
 import nova.conf
+from nova import exception
 from nova.api.openstack.request import Request
 from nova.compute import vm_states
 
@@ -82,3 +87,47 @@ def states_from_status(statuses: list[str]) -> tuple[list[str], list[str | None]
                 vm_state_set.add(vm_state)
                 task_state_set.add(task_state)
     return sorted(vm_state_set), sorted(task_state_set, key=str)
+
+
+def get_instance(
+    req: Request, server_id: str, rule: str, expected_attrs=(), read_deleted=False
+):
+    """The caller's server, once ``rule`` allows the caller on its owner;
+    with ``read_deleted`` a deleted server too.
+
+    Another project's server is not found (404) rather than forbidden.
+    """
+    from nova import policy
+    from nova.api.openstack.compute.servers import compute_api
+
+    context = req.nova_context
+    if read_deleted:
+        context = copy.copy(context)
+        context.read_deleted = "yes"
+    instance = compute_api().get(context, server_id, expected_attrs)
+    policy.authorize(
+        context, rule, {"project_id": instance.project_id, "user_id": instance.user_id}
+    )
+    return instance
+
+
+def datetime_str(value) -> str | None:
+    """``2018-04-25T01:26:29.000000``: how records' times are shown."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=None).strftime("%Y-%m-%dT%H:%M:%S.%f")
+
+
+def page_of(req: Request, items: list, key: Callable[[Any], Any]) -> list:
+    """The page the request's limit and marker select from ``items``
+    (already in order): those after the item whose ``key`` is the marker.
+
+    :raises MarkerNotFound: no item has the marker as its key.
+    """
+    limit, marker = limit_and_marker(req)
+    if marker is not None:
+        keys = [str(key(item)) for item in items]
+        if marker not in keys:
+            raise exception.MarkerNotFound(marker=marker)
+        items = items[keys.index(marker) + 1 :]
+    return items[:limit]

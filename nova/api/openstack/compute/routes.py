@@ -12,13 +12,22 @@ from nova.api.openstack.compute import (
     flavor_access,
     flavor_extra_specs,
     flavors,
+    hypervisors,
+    instance_actions,
+    ips,
     keypairs,
     limits,
+    migrations,
     quota_classes,
     quota_sets,
+    removed,
+    server_external_events,
     server_groups,
+    server_metadata,
+    server_tags,
     servers,
     services,
+    simple_tenant_usage,
     versions,
 )
 from nova.api.openstack.links import API_PREFIX as V21
@@ -80,7 +89,27 @@ ROUTES = {
     },
     f"{V21}/os-quota-sets/{{tenant_id}}/defaults": {"GET": quota_sets.defaults},
     f"{V21}/os-quota-sets/{{tenant_id}}/detail": {"GET": quota_sets.detail},
+    f"{V21}/os-availability-zone/detail": {"GET": availability_zone.detail},
+    f"{V21}/os-hypervisors": {"GET": hypervisors.index},
+    f"{V21}/os-hypervisors/detail": {"GET": hypervisors.detail},
+    f"{V21}/os-hypervisors/statistics": {"GET": hypervisors.statistics},
+    f"{V21}/os-hypervisors/{{hypervisor_id}}": {"GET": hypervisors.show},
+    f"{V21}/os-hypervisors/{{hypervisor_id}}/uptime": {"GET": hypervisors.uptime},
+    f"{V21}/os-hypervisors/{{hypervisor_hostname_pattern}}/search": {
+        "GET": hypervisors.search
+    },
+    f"{V21}/os-hypervisors/{{hypervisor_hostname_pattern}}/servers": {
+        "GET": hypervisors.servers
+    },
+    f"{V21}/os-migrations": {"GET": migrations.index},
+    f"{V21}/os-server-external-events": {"POST": server_external_events.create},
     f"{V21}/os-services": {"GET": services.index},
+    f"{V21}/os-services/{{service_id}}": {
+        "PUT": services.update,
+        "DELETE": services.delete,
+    },
+    f"{V21}/os-simple-tenant-usage": {"GET": simple_tenant_usage.index},
+    f"{V21}/os-simple-tenant-usage/{{tenant_id}}": {"GET": simple_tenant_usage.show},
     f"{V21}/servers": {"GET": servers.index, "POST": servers.create},
     f"{V21}/servers/detail": {"GET": servers.detail},
     f"{V21}/servers/{{server_id}}": {
@@ -88,6 +117,34 @@ ROUTES = {
         "PUT": servers.update,
         "DELETE": servers.delete,
     },
+    f"{V21}/servers/{{server_id}}/ips": {"GET": ips.index},
+    f"{V21}/servers/{{server_id}}/os-instance-actions": {"GET": instance_actions.index},
+    f"{V21}/servers/{{server_id}}/os-instance-actions/{{request_id}}": {
+        "GET": instance_actions.show
+    },
+    f"{V21}/servers/{{server_id}}/ips/{{network_label}}": {"GET": ips.show},
+    f"{V21}/servers/{{server_id}}/metadata": {
+        "GET": server_metadata.index,
+        "POST": server_metadata.create,
+        "PUT": server_metadata.update_all,
+    },
+    f"{V21}/servers/{{server_id}}/metadata/{{key}}": {
+        "GET": server_metadata.show,
+        "PUT": server_metadata.update,
+        "DELETE": server_metadata.delete,
+    },
+    f"{V21}/servers/{{server_id}}/tags": {
+        "GET": server_tags.index,
+        "PUT": server_tags.update_all,
+        "DELETE": server_tags.delete_all,
+    },
+    f"{V21}/servers/{{server_id}}/tags/{{tag}}": {
+        "GET": server_tags.show,
+        "PUT": server_tags.update,
+        "DELETE": server_tags.delete,
+    },
+    # Removed upstream: 410 Gone.
+    **removed.routes(V21),
 }
 
 # Served without a token: clients discover the API before authenticating.

@@ -1,0 +1,176 @@
+"""Services, hosts and compute nodes of every cell, as the API acts on them.
+
+Finding a service means asking every cell (the API database does not know
+services); changing one is a write in its own cell.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import sqlalchemy as sa
+
+import placement_client.exception as placement_exc
+from nova import exception, objects, placement
+from nova.compute import instance_list
+from nova.db import engines
+from nova.db.main import models
+from nova.objects.service import (
+    compute_host_availability_zones,
+    set_availability_zone,
+)
+
+LOG = logging.getLogger(__name__)
+
+# Migrations in these states are over; any other holds resources on hosts.
+FINISHED_MIGRATION_STATUSES = (
+    "confirmed",
+    "reverted",
+    "error",
+    "failed",
+    "completed",
+    "cancelled",
+    "done",
+)
+
+
+def _gather(context, fn) -> list[tuple[Any, Any]]:
+    """(cell, result) of every cell that answered; the others are logged."""
+    answered = []
+    for cell, result in instance_list.scatter_gather_all_cells(context, fn):
+        if isinstance(result, BaseException):
+            if not isinstance(result, exception.NotFound):
+                LOG.warning("Cell %s did not answer: %s", cell.uuid, result)
+            continue
+        answered.append((cell, result))
+    return answered
+
+
+def find_service(context, service_id: str | int) -> Any:
+    """The service with this uuid (a string) or database id (an int).
+
+    :raises ServiceNotFound: no cell has it.
+    :raises ServiceNotUnique: an id several cells have.
+    """
+    if isinstance(service_id, int):
+        found = _gather(context, lambda c: objects.Service.get_by_id(c, service_id))
+    else:
+        found = _gather(context, lambda c: objects.Service.get_by_uuid(c, service_id))
+    if not found:
+        raise exception.ServiceNotFound(service_id=service_id)
+    if len(found) > 1:
+        raise exception.ServiceNotUnique()
+    service = found[0][1]
+    set_availability_zone(service, compute_host_availability_zones(context))
+    return service
+
+
+def find_service_by_host_and_binary(context, host: str, binary: str) -> Any:
+    """:raises ServiceNotFound: no cell has that service."""
+    found = [
+        service
+        for _, service in _gather(
+            context, lambda c: objects.Service.get_by_host_and_binary(c, host, binary)
+        )
+        if service is not None
+    ]
+    if not found:
+        raise exception.ServiceNotFound(service_id=f"{binary} on {host}")
+    return found[0]
+
+
+def update_service(service, **changes) -> Any:
+    """Write ``changes`` (disabled, disabled_reason, forced_down) in its cell."""
+    for name, value in changes.items():
+        setattr(service, name, value)
+    service.save()
+    return service
+
+
+def _has_migrations_in_progress(cell_context, host: str) -> bool:
+    migration = models.Migration
+    with engines.transaction(cell_context.db_connection) as session:
+        return (
+            session.scalar(
+                sa.select(sa.func.count())
+                .select_from(migration)
+                .where(
+                    migration.deleted == 0,
+                    sa.or_(
+                        migration.source_compute == host,
+                        migration.dest_compute == host,
+                    ),
+                    migration.status.not_in(FINISHED_MIGRATION_STATUSES),
+                )
+            )
+            > 0
+        )
+
+
+def _forget_host_in_api_database(context, host: str) -> None:
+    """Take the host out of its aggregates and drop its host mapping."""
+    for aggregate in objects.AggregateList.get_by_host(context, host):
+        aggregate.delete_host(host)
+    try:
+        objects.HostMapping.get_by_host(context, host).destroy()
+    except exception.HostMappingNotFound:
+        pass  # never discovered
+
+
+def delete_service(context, service) -> None:
+    """Delete a service; a compute also loses its nodes, their resource
+    providers in Placement, its aggregate memberships and host mapping.
+
+    :raises ServiceHostsInstances: a compute with instances on it.
+    :raises ServiceHasInProgressMigrations: a compute a migration uses.
+    :raises ServiceResourceProviderInUse: Placement refused to delete a
+        node's provider (allocations still on it).
+    """
+    if service.binary == "nova-compute":
+        cell_context = service._context
+        if objects.InstanceList.get_by_host(cell_context, service.host):
+            raise exception.ServiceHostsInstances()
+        if _has_migrations_in_progress(cell_context, service.host):
+            raise exception.ServiceHasInProgressMigrations()
+        try:
+            nodes = objects.ComputeNodeList.get_all_by_host(cell_context, service.host)
+        except exception.ComputeHostNotFound:
+            nodes = []  # it never reported a node
+        for node in nodes:
+            try:
+                placement.client().delete_provider(node.uuid, context=context)
+            except placement_exc.ResourceProviderInUse as exc:
+                raise exception.ServiceResourceProviderInUse(
+                    node=node.hypervisor_hostname, reason=exc
+                ) from exc
+        _forget_host_in_api_database(context, service.host)
+    service.destroy()
+
+
+def compute_nodes(context) -> list[tuple[Any, Any]]:
+    """(compute node, its nova-compute service) of every cell, in the
+    cells' order then by node id. A node whose service is gone is left out."""
+
+    def nodes_and_services(cctxt):
+        nodes = objects.ComputeNodeList.get_all(cctxt)
+        services = {
+            service.host: service
+            for service in objects.ServiceList.get_by_binary(
+                cctxt, "nova-compute", include_disabled=True
+            )
+        }
+        return [(node, services[node.host]) for node in nodes if node.host in services]
+
+    return [pair for _, pairs in _gather(context, nodes_and_services) for pair in pairs]
+
+
+def instances_on_host(node) -> list:
+    """The instances of the node's host (in the node's cell)."""
+    return list(objects.InstanceList.get_by_host(node._context, node.host))
+
+
+def migrations(context, list_cell) -> list:
+    """``list_cell(cell_context)`` of every cell, merged newest first."""
+    found = [m for _, result in _gather(context, list_cell) for m in result]
+    return sorted(found, key=lambda m: (m.created_at, m.id), reverse=True)
