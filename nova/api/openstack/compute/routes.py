@@ -8,6 +8,7 @@ under ``/v2.1`` are also reachable as ``/v2.1/{project_id}/...``.
 from nova.api.openstack.compute import (
     availability_zone,
     flavors,
+    server_actions,
     servers,
     services,
     versions,
@@ -34,6 +35,7 @@ ROUTES = {
         "PUT": servers.update,
         "DELETE": servers.delete,
     },
+    f"{V21}/servers/{{server_id}}/action": {"POST": server_actions.action},
 }
 
 # Served without a token: clients discover the API before authenticating.
