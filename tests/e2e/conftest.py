@@ -137,6 +137,8 @@ def _compute_conf(path: Path, host: str, state_path: Path) -> None:
         "compute_driver = libvirt.LibvirtDriver\n"
         f"state_path = {state_path}\n"
         "sync_power_state_interval = 10\n"
+        # Domain names of this test's own, never another run's leftovers.
+        f"instance_name_template = {host}-%08x\n"
         "[libvirt]\n"
         "virt_type = qemu\n"
         f"connection_uri = {LIBVIRT_URI}\n"
@@ -195,6 +197,22 @@ def _libvirt_compute(cloud: LocalCloud, root: Path) -> Iterator[LibvirtCompute]:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         (cloud.deployment.state.run / f"{host}.pid").unlink(missing_ok=True)
+        _remove_domains(host)
+
+
+def _remove_domains(prefix: str) -> None:
+    """Destroy the guests a failed test left behind."""
+    import libvirt
+
+    conn = libvirt.open(LIBVIRT_URI)
+    try:
+        for domain in conn.listAllDomains(0):
+            if domain.name().startswith(prefix):
+                if domain.isActive():
+                    domain.destroy()
+                domain.undefineFlags(libvirt.VIR_DOMAIN_UNDEFINE_MANAGED_SAVE)
+    finally:
+        conn.close()
 
 
 @pytest.fixture(scope="module")
