@@ -270,6 +270,18 @@ class InstanceNotRunning(Invalid):
     msg_fmt = "Instance %(instance_id)s is not running."
 
 
+class HypervisorUnavailable(NovaException):
+    msg_fmt = "The hypervisor is unavailable: %(reason)s"
+
+
+class InstanceNotReady(InstanceInvalidState):
+    msg_fmt = "Instance %(instance_id)s is not ready"
+
+
+class ImageDownloadFailed(NovaException):
+    msg_fmt = "Could not download image %(image_id)s: %(reason)s"
+
+
 class ConsoleTypeUnavailable(Invalid):
     msg_fmt = "Unavailable console type %(console_type)s."
 

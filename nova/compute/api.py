@@ -25,14 +25,23 @@ import nova.conf
 import placement_client.exception as placement_exc
 from nova import context as nova_context
 from nova import exception, objects, placement, policy, quota
-from nova.compute import instance_list, power_state, task_states, vm_states
+from nova.compute import (
+    instance_actions,
+    instance_list,
+    power_state,
+    task_states,
+    vm_states,
+)
 from nova.db import engines
 from nova.db.api import models as api_models
 from nova.image import api as image_api
 from nova.objects import base as obj_base
 from nova.objects import flavor as flavor_obj  # noqa: F401  (registers Flavor)
 from nova.objects import tag as tag_obj
+from nova.policies import console_output as console_output_policies
+from nova.policies import pause_server as pause_policies
 from nova.policies import servers as server_policies
+from nova.policies import suspend_server as suspend_policies
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -128,6 +137,39 @@ def image_system_metadata(image: dict[str, Any] | None) -> dict[str, str]:
         for key, value in values.items()
         if value is not None
     }
+
+
+# What a hard reboot may interrupt, as upstream: a stuck soft reboot or an
+# operation that hung in the guest.
+HARD_REBOOT_TASK_STATES = (
+    None,
+    task_states.REBOOTING,
+    task_states.REBOOTING_HARD,
+    task_states.PAUSING,
+    task_states.UNPAUSING,
+    task_states.SUSPENDING,
+    task_states.RESUMING,
+)
+HARD_REBOOT_VM_STATES = (
+    vm_states.ACTIVE,
+    vm_states.STOPPED,
+    vm_states.PAUSED,
+    vm_states.SUSPENDED,
+    vm_states.ERROR,
+)
+
+
+def check_instance_state(
+    instance, method: str, vm_state: Iterable[str], task_state: Iterable[str | None]
+) -> None:
+    """:raises InstanceInvalidState: (409) ``method`` is not allowed in the
+    instance's vm_state or task_state."""
+    for attr, allowed in (("vm_state", vm_state), ("task_state", task_state)):
+        value = getattr(instance, attr, None) if attr in instance else None
+        if value not in allowed:
+            raise exception.InstanceInvalidState(
+                instance_uuid=instance.uuid, attr=attr, state=value, method=method
+            )
 
 
 def _target(instance) -> dict[str, Any]:
@@ -1059,3 +1101,147 @@ class API:
             return
         bdms = objects.BlockDeviceMappingList.get_by_instance_uuid(cctxt, instance.uuid)
         self._compute_rpcapi().terminate_instance(cctxt, instance, bdms)
+
+    # -- power actions --------------------------------------------------------
+
+    def _on_host(self, context, instance, method: str, rule: str):
+        """Authorize ``rule``; yield the instance as its cell has it (and
+        the cell's context), which must be on a host.
+
+        :raises InstanceInvalidState: not yet scheduled (409).
+        :raises InstanceNotReady: on no host (409).
+        """
+        policy.authorize(context, rule, _target(instance))
+        mapping = self._mapping(context, instance.uuid)
+        if mapping.cell_mapping is None:
+            raise exception.InstanceInvalidState(
+                instance_uuid=instance.uuid,
+                attr="vm_state",
+                state=vm_states.BUILDING,
+                method=method,
+            )
+        # target_cell only copies the context: the copy outlives the block.
+        with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+            cell_instance = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+        if not cell_instance.host:
+            raise exception.InstanceNotReady(instance_id=instance.uuid)
+        return cctxt, cell_instance
+
+    def _start_power_action(
+        self,
+        context,
+        instance,
+        *,
+        rule: str,
+        action: str,
+        vm_state: Iterable[str],
+        task_state: str,
+        allowed_task_states: Iterable[str | None] = (None,),
+    ):
+        """Check the state, claim it with the task (compare-and-swap, so two
+        actions never both start), record the instance action; the cell's
+        context and instance, ready for the cast."""
+        cctxt, cell_instance = self._on_host(context, instance, action, rule)
+        allowed_task_states = list(allowed_task_states)
+        check_instance_state(cell_instance, action, vm_state, allowed_task_states)
+        cell_instance.task_state = task_state
+        cell_instance.save(expected_task_state=allowed_task_states)
+        objects.InstanceAction.action_start(
+            cctxt, cell_instance.uuid, action, want_result=False
+        )
+        return cctxt, cell_instance
+
+    def stop(self, context, instance, clean_shutdown: bool = True) -> None:
+        """Power off an ACTIVE or ERROR server (``os-stop``)."""
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=server_policies.SERVERS % "stop",
+            action=instance_actions.STOP,
+            vm_state=(vm_states.ACTIVE, vm_states.ERROR),
+            task_state=task_states.POWERING_OFF,
+        )
+        cell_instance.progress = 0
+        self._compute_rpcapi().stop_instance(cctxt, cell_instance, clean_shutdown)
+
+    def start(self, context, instance) -> None:
+        """Power on a STOPPED server (``os-start``)."""
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=server_policies.SERVERS % "start",
+            action=instance_actions.START,
+            vm_state=(vm_states.STOPPED,),
+            task_state=task_states.POWERING_ON,
+        )
+        self._compute_rpcapi().start_instance(cctxt, cell_instance)
+
+    def reboot(self, context, instance, reboot_type: str) -> None:
+        """Reboot: SOFT only an ACTIVE server with no task, HARD also a
+        stopped, paused, suspended or failed one, or one stuck in a task."""
+        hard = reboot_type == "HARD"
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=server_policies.SERVERS % "reboot",
+            action=instance_actions.REBOOT,
+            vm_state=HARD_REBOOT_VM_STATES if hard else (vm_states.ACTIVE,),
+            task_state=task_states.REBOOTING_HARD if hard else task_states.REBOOTING,
+            allowed_task_states=HARD_REBOOT_TASK_STATES if hard else (None,),
+        )
+        self._compute_rpcapi().reboot_instance(
+            cctxt, cell_instance, reboot_type=reboot_type
+        )
+
+    def pause(self, context, instance) -> None:
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=pause_policies.PAUSE,
+            action=instance_actions.PAUSE,
+            vm_state=(vm_states.ACTIVE,),
+            task_state=task_states.PAUSING,
+        )
+        self._compute_rpcapi().pause_instance(cctxt, cell_instance)
+
+    def unpause(self, context, instance) -> None:
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=pause_policies.UNPAUSE,
+            action=instance_actions.UNPAUSE,
+            vm_state=(vm_states.PAUSED,),
+            task_state=task_states.UNPAUSING,
+        )
+        self._compute_rpcapi().unpause_instance(cctxt, cell_instance)
+
+    def suspend(self, context, instance) -> None:
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=suspend_policies.SUSPEND,
+            action=instance_actions.SUSPEND,
+            vm_state=(vm_states.ACTIVE,),
+            task_state=task_states.SUSPENDING,
+        )
+        self._compute_rpcapi().suspend_instance(cctxt, cell_instance)
+
+    def resume(self, context, instance) -> None:
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=suspend_policies.RESUME,
+            action=instance_actions.RESUME,
+            vm_state=(vm_states.SUSPENDED,),
+            task_state=task_states.RESUMING,
+        )
+        self._compute_rpcapi().resume_instance(cctxt, cell_instance)
+
+    def get_console_output(self, context, instance, tail_length=None) -> str:
+        """The server's console log, from its host."""
+        cctxt, cell_instance = self._on_host(
+            context, instance, "get_console_output", console_output_policies.RULE
+        )
+        return self._compute_rpcapi().get_console_output(
+            cctxt, cell_instance, tail_length=tail_length
+        )

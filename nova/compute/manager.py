@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import contextlib
 import dataclasses
 import json
 import threading
@@ -84,7 +85,7 @@ def _hard_policy_group(request_spec):
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.1")
+    target = oslo_messaging.Target(version="1.2")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -98,12 +99,17 @@ class ComputeManager(manager.Manager):
         self._instance_lock = _InstanceLocks()
         # Per server group: late checks of one group on this host in turn.
         self._group_locks = _InstanceLocks()
+        # Lifecycle events are handled off libvirt's event thread, in order.
+        self._events = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="lifecycle"
+        )
 
     # -- service lifecycle -----------------------------------------------
 
     def init_host(self, service_ref) -> None:
         self.service_ref = service_ref
         self.driver.init_host(self.host)
+        self.driver.register_event_listener(self._handle_lifecycle_event)
         context = nova_context.get_admin_context()
         self._recover_instances(context)
         self._update_resources(context)
@@ -111,15 +117,33 @@ class ComputeManager(manager.Manager):
     def cleanup_host(self) -> None:
         # In-flight builds finish: their instances must not stay BUILDING.
         self._builds.shutdown(wait=True)
+        self._events.shutdown(wait=False, cancel_futures=True)
         self.driver.cleanup_host(self.host)
 
     def periodic_tasks(self) -> list[manager.PeriodicTask]:
         interval = CONF.update_resources_interval or DEFAULT_RESOURCES_INTERVAL
-        return [
+        tasks = [
             manager.PeriodicTask(
                 "update_available_resource", self._update_resources, interval
             )
         ]
+        if CONF.sync_power_state_interval > 0:
+            tasks.append(
+                manager.PeriodicTask(
+                    "sync_power_states",
+                    self._sync_power_states,
+                    CONF.sync_power_state_interval,
+                )
+            )
+        if CONF.image_cache.manager_interval > 0:
+            tasks.append(
+                manager.PeriodicTask(
+                    "manage_image_cache",
+                    self._manage_image_cache,
+                    CONF.image_cache.manager_interval,
+                )
+            )
+        return tasks
 
     def _update_resources(self, context) -> None:
         self.rt.update_available_resource(context, self.service_ref.id)
@@ -160,6 +184,8 @@ class ComputeManager(manager.Manager):
                         reason="the compute service restarted during the build",
                     ),
                 )
+            else:
+                self._init_instance_power(context, instance)
 
     # -- build --------------------------------------------------------------
 
@@ -453,3 +479,215 @@ class ComputeManager(manager.Manager):
             LOG.info("Instance %s was already deleted", instance.uuid)
             self._remove_allocations(context, instance)
         LOG.info("Instance %s deleted from %s", instance.uuid, self.host)
+
+    # -- power ----------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _power_action(self, context, instance, event: str, expected_task_state):
+        """Run one power action on the instance alone, recorded as the
+        ``compute_<event>`` event of its action. A failure leaves a fault
+        and clears the task, so the user can try again."""
+        with self._instance_lock(instance.uuid):
+            try:
+                with compute_utils.EventReporter(
+                    context, f"compute_{event}", self.host, instance.uuid
+                ):
+                    yield
+            except Exception as exc:  # a cast has no caller to tell
+                LOG.exception("%s of instance %s failed", event, instance.uuid)
+                try:
+                    compute_utils.add_instance_fault_from_exc(
+                        context, instance, exc, self.host
+                    )
+                    instance.task_state = None
+                    instance.save(expected_task_state=expected_task_state)
+                except (exception.InstanceNotFound, exception.InstanceInvalidState):
+                    LOG.info("Instance %s changed during its %s", instance.uuid, event)
+
+    def _current_power_state(self, instance) -> int:
+        try:
+            return self.driver.get_info(instance).state
+        except exception.InstanceNotFound:
+            return power_state.NOSTATE
+
+    def _finish_power_action(self, instance, vm_state: str, expected_task_state):
+        instance.power_state = self._current_power_state(instance)
+        instance.vm_state = vm_state
+        instance.task_state = None
+        instance.save(expected_task_state=expected_task_state)
+        LOG.info("Instance %s is %s", instance.uuid, vm_state)
+
+    def stop_instance(self, context, instance, clean_shutdown: bool = True) -> None:
+        """Power the guest off, by ACPI first when ``clean_shutdown``."""
+        with self._power_action(
+            context, instance, "stop_instance", task_states.POWERING_OFF
+        ):
+            timeout = retry_interval = 0
+            if clean_shutdown:
+                timeout = CONF.shutdown_timeout
+                retry_interval = CONF.compute.shutdown_retry_interval
+            self.driver.power_off(instance, timeout, retry_interval)
+            self._finish_power_action(
+                instance, vm_states.STOPPED, task_states.POWERING_OFF
+            )
+
+    def start_instance(self, context, instance) -> None:
+        with self._power_action(
+            context, instance, "start_instance", task_states.POWERING_ON
+        ):
+            self.driver.power_on(context, instance, [])
+            self._finish_power_action(
+                instance, vm_states.ACTIVE, task_states.POWERING_ON
+            )
+
+    def reboot_instance(
+        self, context, instance, block_device_info=None, reboot_type: str = "SOFT"
+    ) -> None:
+        """Reboot SOFT (ACPI, then hard if the guest ignores it) or HARD."""
+        expected = [task_states.REBOOTING, task_states.REBOOTING_HARD]
+        with self._power_action(context, instance, "reboot_instance", expected):
+            self.driver.reboot(context, instance, [], reboot_type)
+            self._finish_power_action(instance, vm_states.ACTIVE, expected)
+
+    def pause_instance(self, context, instance) -> None:
+        with self._power_action(
+            context, instance, "pause_instance", task_states.PAUSING
+        ):
+            self.driver.pause(instance)
+            self._finish_power_action(instance, vm_states.PAUSED, task_states.PAUSING)
+
+    def unpause_instance(self, context, instance) -> None:
+        with self._power_action(
+            context, instance, "unpause_instance", task_states.UNPAUSING
+        ):
+            self.driver.unpause(instance)
+            self._finish_power_action(instance, vm_states.ACTIVE, task_states.UNPAUSING)
+
+    def suspend_instance(self, context, instance) -> None:
+        with self._power_action(
+            context, instance, "suspend_instance", task_states.SUSPENDING
+        ):
+            self.driver.suspend(context, instance)
+            self._finish_power_action(
+                instance, vm_states.SUSPENDED, task_states.SUSPENDING
+            )
+
+    def resume_instance(self, context, instance) -> None:
+        with self._power_action(
+            context, instance, "resume_instance", task_states.RESUMING
+        ):
+            self.driver.resume(context, instance, [])
+            self._finish_power_action(instance, vm_states.ACTIVE, task_states.RESUMING)
+
+    def get_console_output(self, context, instance, tail_length=None) -> str:
+        """The guest's console log, its last ``tail_length`` lines if given."""
+        output = self.driver.get_console_output(context, instance)
+        if tail_length is None:
+            return output
+        length = int(tail_length)
+        if length <= 0:
+            return ""
+        return "\n".join(output.split("\n")[-length:])
+
+    # -- power-state sync -----------------------------------------------------
+
+    def _handle_lifecycle_event(self, event: virt_driver.LifecycleEvent) -> None:
+        self._events.submit(self._sync_from_event, event)
+
+    def _sync_from_event(self, event: virt_driver.LifecycleEvent) -> None:
+        context = nova_context.get_admin_context()
+        try:
+            instance = objects.Instance.get_by_uuid(context, event.uuid)
+        except exception.InstanceNotFound:
+            return
+        if instance.host == self.host:
+            self._sync_instance_power_state(context, instance)
+
+    def _sync_power_states(self, context) -> None:
+        """Make every instance of this host agree with its guest."""
+        for instance in objects.InstanceList.get_by_host(context, self.host):
+            try:
+                self._sync_instance_power_state(context, instance)
+            except Exception:  # one instance must not stop the others
+                LOG.exception("Could not sync the power state of %s", instance.uuid)
+
+    def _sync_instance_power_state(self, context, instance) -> None:
+        """Record the guest's power state and act on what it means: a guest
+        that stopped by itself makes its instance STOPPED, a guest running
+        while its instance is STOPPED is powered off. Instances with a task
+        running are left to that task (its end records the state)."""
+        with self._instance_lock(instance.uuid):
+            try:
+                instance.refresh()
+            except exception.InstanceNotFound:
+                return
+            if (
+                instance.task_state is not None
+                or instance.host != self.host
+                or instance.vm_state in (vm_states.DELETED, vm_states.BUILDING)
+            ):
+                return
+            vm_power_state = self._current_power_state(instance)
+            off = vm_power_state in (
+                power_state.SHUTDOWN,
+                power_state.CRASHED,
+                power_state.NOSTATE,
+            )
+            vm_state = instance.vm_state
+            if vm_state in (vm_states.ACTIVE, vm_states.PAUSED) and off:
+                LOG.warning(
+                    "Instance %s is %s but its guest is off; it is now stopped",
+                    instance.uuid,
+                    vm_state,
+                )
+                instance.vm_state = vm_states.STOPPED
+            elif vm_state == vm_states.STOPPED and not off:
+                LOG.warning(
+                    "Instance %s is stopped but its guest runs; powering it off",
+                    instance.uuid,
+                )
+                self.driver.power_off(instance)
+                vm_power_state = self._current_power_state(instance)
+            if instance.vm_state != vm_state or instance.power_state != vm_power_state:
+                instance.power_state = vm_power_state
+                try:
+                    instance.save(expected_task_state=[None])
+                except (exception.InstanceNotFound, exception.InstanceInvalidState):
+                    LOG.info("Instance %s changed while syncing", instance.uuid)
+
+    def _manage_image_cache(self, context) -> None:
+        instances = objects.InstanceList.get_by_host(context, self.host)
+        self.driver.manage_image_cache(context, list(instances))
+
+    def _init_instance_power(self, context, instance) -> None:
+        """Bring an instance a previous run of this service left in a
+        power task to a defined state (upstream's init_instance): stops,
+        starts and reboots are finished (a reboot as a hard one), other
+        interrupted tasks are cleared, then the state is synced."""
+        task = instance.task_state
+        if task == task_states.POWERING_OFF:
+            self.stop_instance(context, instance, clean_shutdown=False)
+        elif task == task_states.POWERING_ON:
+            self.start_instance(context, instance)
+        elif task in (task_states.REBOOTING, task_states.REBOOTING_HARD):
+            self.reboot_instance(context, instance, reboot_type="HARD")
+        elif task in (
+            task_states.PAUSING,
+            task_states.UNPAUSING,
+            task_states.SUSPENDING,
+            task_states.RESUMING,
+        ):
+            LOG.info("Clearing interrupted task %s of %s", task, instance.uuid)
+            instance.task_state = None
+            instance.save(expected_task_state=task)
+        elif (
+            task is None
+            and instance.vm_state == vm_states.ACTIVE
+            and CONF.resume_guests_state_on_host_boot
+            and self._current_power_state(instance) != power_state.RUNNING
+        ):
+            LOG.info(
+                "Starting %s again, as it was before the host rebooted", instance.uuid
+            )
+            self.driver.power_on(context, instance, [])
+        self._sync_instance_power_state(context, instance)

@@ -7,11 +7,18 @@ cell, a cell conductor uses its own queue.
 Version history:
   1.0 - build_and_run_instance, terminate_instance, set_host_enabled
   1.1 - external_instance_event
+  1.2 - stop_instance, start_instance, reboot_instance, pause_instance,
+        unpause_instance, suspend_instance, resume_instance,
+        get_console_output
 """
 
 from __future__ import annotations
 
 from nova import exception, rpc
+
+# A console log is read from a local file: a host that does not answer
+# within this is not going to.
+CONSOLE_OUTPUT_TIMEOUT = 60
 
 
 def _compute_host(host: str | None, instance) -> str:
@@ -25,7 +32,7 @@ def _compute_host(host: str | None, instance) -> str:
 
 class ComputeAPI(rpc.RPCAPI):
     TOPIC = "compute"
-    VERSION = "1.0"
+    VERSION = "1.1"
     UPGRADE_LEVEL = "compute"
 
     def build_and_run_instance(
@@ -92,4 +99,52 @@ class ComputeAPI(rpc.RPCAPI):
             return
         self.prepare(context, server=host, version="1.1").cast(
             context, "external_instance_event", instances=instances, events=events
+        )
+
+    def _cast_to_host(self, context, method: str, instance, **kwargs) -> None:
+        self.prepare(context, server=_compute_host(None, instance), version="1.2").cast(
+            context, method, instance=instance, **kwargs
+        )
+
+    def stop_instance(self, context, instance, clean_shutdown: bool = True) -> None:
+        """Power the guest off (by ACPI first when ``clean_shutdown``)."""
+        self._cast_to_host(
+            context, "stop_instance", instance, clean_shutdown=clean_shutdown
+        )
+
+    def start_instance(self, context, instance) -> None:
+        self._cast_to_host(context, "start_instance", instance)
+
+    def reboot_instance(
+        self, context, instance, block_device_info=None, reboot_type: str = "SOFT"
+    ) -> None:
+        self._cast_to_host(
+            context,
+            "reboot_instance",
+            instance,
+            block_device_info=block_device_info,
+            reboot_type=reboot_type,
+        )
+
+    def pause_instance(self, context, instance) -> None:
+        self._cast_to_host(context, "pause_instance", instance)
+
+    def unpause_instance(self, context, instance) -> None:
+        self._cast_to_host(context, "unpause_instance", instance)
+
+    def suspend_instance(self, context, instance) -> None:
+        self._cast_to_host(context, "suspend_instance", instance)
+
+    def resume_instance(self, context, instance) -> None:
+        self._cast_to_host(context, "resume_instance", instance)
+
+    def get_console_output(self, context, instance, tail_length=None) -> str:
+        """The guest's console log (its last ``tail_length`` lines)."""
+        return self.prepare(
+            context,
+            server=_compute_host(None, instance),
+            version="1.2",
+            timeout=CONSOLE_OUTPUT_TIMEOUT,
+        ).call(
+            context, "get_console_output", instance=instance, tail_length=tail_length
         )

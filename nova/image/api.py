@@ -31,6 +31,14 @@ class ImageAPI(abc.ABC):
         :raises ImageServiceUnavailable: the image service cannot be reached.
         """
 
+    def download(self, context, image_id: str, dst_path: str) -> None:
+        """Write the image's data into the file ``dst_path``.
+
+        :raises ImageNotFound: it does not exist or is not visible to them.
+        :raises ImageDownloadFailed: the data could not be read or written.
+        """
+        raise NotImplementedError()
+
 
 def get_image_api() -> ImageAPI:
     """The configured image API (Glance)."""

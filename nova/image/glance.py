@@ -10,6 +10,7 @@ credentials of ``[glance]`` are used, if configured.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import threading
@@ -19,6 +20,7 @@ from keystoneauth1 import adapter as ks_adapter
 from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import loading as ks_loading
 from keystoneauth1 import plugin as ks_plugin
+from requests import exceptions as requests_exc
 
 import nova.conf
 from nova import exception
@@ -30,6 +32,7 @@ LOG = logging.getLogger(__name__)
 GROUP = "glance"
 # Threads cannot be cancelled: a call to Glance never waits forever.
 DEFAULT_TIMEOUT_SECONDS = 30
+DOWNLOAD_CHUNK_BYTES = 1024 * 1024
 
 # Glance v2 attributes nova keeps at the top level of its image dict; the
 # rest of an image's keys are custom properties.
@@ -196,3 +199,31 @@ class GlanceImageAPI(api.ImageAPI):
                 reason=f"GET /v2/images/{image_id} returned {response.status_code}"
             )
         return normalize(response.json())
+
+    def download(self, context, image_id: str, dst_path: str) -> None:
+        try:
+            response = self._adapter(context).get(
+                f"/images/{image_id}/file",
+                raise_exc=False,
+                stream=True,
+                timeout=CONF.glance.timeout or DEFAULT_TIMEOUT_SECONDS,
+            )
+        except (ks_exc.EndpointNotFound, ks_exc.ConnectionError) as exc:
+            raise exception.ImageServiceUnavailable(reason=str(exc)) from exc
+        with contextlib.closing(response):
+            if response.status_code in (403, 404):
+                raise exception.ImageNotFound(image_id=image_id)
+            if response.status_code != 200:
+                raise exception.ImageDownloadFailed(
+                    image_id=image_id,
+                    reason=f"GET /v2/images/{image_id}/file returned "
+                    f"{response.status_code}",
+                )
+            try:
+                with open(dst_path, "wb") as out:
+                    for chunk in response.iter_content(DOWNLOAD_CHUNK_BYTES):
+                        out.write(chunk)
+            except (OSError, requests_exc.RequestException) as exc:
+                raise exception.ImageDownloadFailed(
+                    image_id=image_id, reason=str(exc)
+                ) from exc

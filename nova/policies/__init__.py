@@ -12,6 +12,7 @@ from nova.policies import (
     aggregates,
     availability_zone,
     base,
+    console_output,
     extended_server_attributes,
     extensions,
     flavor_access,
@@ -23,6 +24,7 @@ from nova.policies import (
     keypairs,
     limits,
     migrations,
+    pause_server,
     quota_class_sets,
     quota_sets,
     server_external_events,
@@ -32,6 +34,7 @@ from nova.policies import (
     servers,
     services,
     simple_tenant_usage,
+    suspend_server,
 )
 
 
@@ -40,6 +43,7 @@ def list_rules():
         itertools.chain(
             base.list_rules(),
             aggregates.list_rules(),
+            console_output.list_rules(),
             availability_zone.list_rules(),
             extended_server_attributes.list_rules(),
             extensions.list_rules(),
@@ -61,5 +65,9 @@ def list_rules():
             servers.list_rules(),
             services.list_rules(),
             simple_tenant_usage.list_rules(),
+            pause_server.list_rules(),
+            servers.list_rules(),
+            services.list_rules(),
+            suspend_server.list_rules(),
         )
     )

@@ -125,6 +125,24 @@ rules = [
         "Delete a server",
         [("DELETE", "/servers/{server_id}")],
     ),
+    _rule(
+        "start",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Start a server",
+        [("POST", "/servers/{server_id}/action (os-start)")],
+    ),
+    _rule(
+        "stop",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Stop a server",
+        [("POST", "/servers/{server_id}/action (os-stop)")],
+    ),
+    _rule(
+        "reboot",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Reboot a server",
+        [("POST", "/servers/{server_id}/action (reboot)")],
+    ),
 ]
 
 

@@ -27,6 +27,14 @@ class InstanceInfo:
 
 
 @dataclasses.dataclass(frozen=True)
+class LifecycleEvent:
+    """A guest changed its power state by itself or by our hand."""
+
+    uuid: str
+    power_state: int
+
+
+@dataclasses.dataclass(frozen=True)
 class ConsoleVNC:
     """Where the VNC server of a guest listens, on the compute host."""
 
@@ -119,7 +127,15 @@ class ComputeDriver:
         raise NotImplementedError()
 
     def get_console_output(self, context, instance) -> str:
+        """The tail of the guest's console log."""
         raise NotImplementedError()
+
+    def register_event_listener(self, callback) -> None:
+        """Have ``callback(LifecycleEvent)`` called on every power change
+        the hypervisor reports; drivers without events ignore it."""
+
+    def manage_image_cache(self, context, all_instances) -> None:
+        """Drop cached images none of ``all_instances`` (this host's) uses."""
 
     def get_vnc_console(self, context, instance) -> ConsoleVNC:
         raise NotImplementedError()

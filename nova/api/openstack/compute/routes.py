@@ -21,6 +21,7 @@ from nova.api.openstack.compute import (
     quota_classes,
     quota_sets,
     removed,
+    server_actions,
     server_external_events,
     server_groups,
     server_metadata,
@@ -145,6 +146,7 @@ ROUTES = {
     },
     # Removed upstream: 410 Gone.
     **removed.routes(V21),
+    f"{V21}/servers/{{server_id}}/action": {"POST": server_actions.action},
 }
 
 # Served without a token: clients discover the API before authenticating.

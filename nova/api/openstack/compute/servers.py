@@ -386,3 +386,26 @@ def delete(req: Request, server_id: str):
     instance = compute_api().get(context, server_id)
     compute_api().delete(context, instance)
     return json_response(None, status=204)
+
+
+# -- power actions (POST /servers/{server_id}/action) -------------------------
+
+
+def start(req: Request, server_id: str):
+    context = req.nova_context
+    compute_api().start(context, compute_api().get(context, server_id))
+    return json_response(None, status=202)
+
+
+def stop(req: Request, server_id: str):
+    context = req.nova_context
+    compute_api().stop(context, compute_api().get(context, server_id))
+    return json_response(None, status=202)
+
+
+@validation.body(schemas.reboot)
+def reboot(req: Request, server_id: str):
+    context = req.nova_context
+    reboot_type = req.json_body()["reboot"]["type"].upper()
+    compute_api().reboot(context, compute_api().get(context, server_id), reboot_type)
+    return json_response(None, status=202)

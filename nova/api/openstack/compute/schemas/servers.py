@@ -412,3 +412,23 @@ index_query_v275["additionalProperties"] = False
 # GET /servers/{id} takes no parameters; 2.102 refuses unknown ones.
 show_query = {"type": "object", "properties": {}, "additionalProperties": True}
 show_query_v2102 = {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+reboot = {
+    "type": "object",
+    "properties": {
+        "reboot": {
+            "type": "object",
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "enum": ["HARD", "Hard", "hard", "SOFT", "Soft", "soft"],
+                }
+            },
+            "required": ["type"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["reboot"],
+    "additionalProperties": False,
+}

@@ -1,0 +1,21 @@
+"""The ``os-getConsoleOutput`` server action: the tail of a guest's console."""
+
+from __future__ import annotations
+
+from nova.api.openstack import validation
+from nova.api.openstack.compute.schemas import console_output as schemas
+from nova.api.openstack.compute.servers import compute_api
+from nova.api.openstack.request import Request, json_response
+
+
+@validation.body(schemas.get_console_output)
+def get_console_output(req: Request, server_id: str):
+    context = req.nova_context
+    length = (req.json_body()["os-getConsoleOutput"] or {}).get("length")
+    if length is not None and int(length) == -1:
+        length = None
+    instance = compute_api().get(context, server_id)
+    output = compute_api().get_console_output(
+        context, instance, None if length is None else int(length)
+    )
+    return json_response({"output": output})

@@ -1,0 +1,405 @@
+"""Guests as libvirt domains: QEMU/KVM (or emulation) on this host.
+
+A guest's files live in ``<instances_path>/<uuid>/``: ``disk`` (a qcow2
+overlay over the cached image), ``disk.local`` (ephemeral), ``disk.swap``
+and ``console.log`` (its serial port). The domain's uuid is the instance's
+and its name ``instance_name_template``'s, so both sides find each other.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from typing import Any
+
+from oslo_log import log as logging
+
+import nova.conf
+from nova import exception
+from nova.compute import power_state
+from nova.image import api as image_api
+from nova.virt import driver
+from nova.virt.libvirt import config, host, imagebackend, imagecache
+
+try:
+    import libvirt
+except ImportError:  # the driver then fails to start, with a reason
+    libvirt = None
+
+CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
+
+# get_console_output returns at most the log's last 100 KiB, as upstream.
+MAX_CONSOLE_BYTES = 100 * 1024
+# How often a clean shutdown polls the domain's state.
+SHUTDOWN_POLL_SECONDS = 0.5
+
+_DOMAIN_STATES = {
+    0: power_state.NOSTATE,  # VIR_DOMAIN_NOSTATE
+    1: power_state.RUNNING,  # VIR_DOMAIN_RUNNING
+    2: power_state.RUNNING,  # VIR_DOMAIN_BLOCKED: running, idle
+    3: power_state.PAUSED,  # VIR_DOMAIN_PAUSED
+    4: power_state.SHUTDOWN,  # VIR_DOMAIN_SHUTDOWN: shutting down
+    5: power_state.SHUTDOWN,  # VIR_DOMAIN_SHUTOFF
+    6: power_state.CRASHED,  # VIR_DOMAIN_CRASHED
+    7: power_state.SUSPENDED,  # VIR_DOMAIN_PMSUSPENDED
+}
+_EVENT_STATES = {
+    2: power_state.RUNNING,  # VIR_DOMAIN_EVENT_STARTED
+    3: power_state.PAUSED,  # VIR_DOMAIN_EVENT_SUSPENDED
+    4: power_state.RUNNING,  # VIR_DOMAIN_EVENT_RESUMED
+    5: power_state.SHUTDOWN,  # VIR_DOMAIN_EVENT_STOPPED
+    7: power_state.SUSPENDED,  # VIR_DOMAIN_EVENT_PMSUSPENDED
+    8: power_state.CRASHED,  # VIR_DOMAIN_EVENT_CRASHED
+}
+
+
+def connection_uri() -> str:
+    """``[libvirt] connection_uri``, else the system URI of ``virt_type``."""
+    if CONF.libvirt.connection_uri:
+        return CONF.libvirt.connection_uri
+    return "qemu:///system"
+
+
+class LibvirtDriver(driver.ComputeDriver):
+    def __init__(self, image: image_api.ImageAPI | None = None) -> None:
+        if libvirt is None:
+            raise exception.HypervisorUnavailable(
+                reason="the libvirt driver needs the libvirt-python package"
+            )
+        self._image_api = image
+        self._event_listener: Callable[[driver.LifecycleEvent], None] | None = None
+        self._host = host.Host(connection_uri(), self._lifecycle_event)
+        self.image_cache = imagebackend.ImageCache()
+        self.image_cache_manager = imagecache.ImageCacheManager(self.image_cache)
+
+    # -- host ---------------------------------------------------------------
+
+    def init_host(self, host_name: str) -> None:
+        conn = self._host.get_connection()
+        LOG.info(
+            "libvirt %s, %s %s at %s",
+            conn.getLibVersion(),
+            conn.getType(),
+            conn.getVersion(),
+            self._host.uri,
+        )
+        os.makedirs(CONF.instances_path, exist_ok=True)
+
+    def cleanup_host(self, host_name: str) -> None:
+        self._host.close()
+
+    def register_event_listener(self, callback) -> None:
+        self._event_listener = callback
+
+    def _lifecycle_event(self, uuid: str, event: int) -> None:
+        state = _EVENT_STATES.get(event)
+        if state is None or self._event_listener is None:
+            return
+        if state == power_state.SHUTDOWN and self._has_managed_save(uuid):
+            state = power_state.SUSPENDED
+        self._event_listener(driver.LifecycleEvent(uuid, state))
+
+    def _has_managed_save(self, uuid: str) -> bool:
+        try:
+            domain = self._host.get_connection().lookupByUUIDString(uuid)
+            return bool(domain.hasManagedSaveImage(0))
+        except libvirt.libvirtError:
+            return False
+
+    def get_available_nodes(self, refresh: bool = False) -> list[str]:
+        return [self._host.get_connection().getHostname()]
+
+    def _host_cpu(self, conn) -> dict[str, Any]:
+        caps = ET.fromstring(conn.getCapabilities())
+        cpu = caps.find("host/cpu")
+        topology = cpu.find("topology") if cpu is not None else None
+        info = conn.getInfo()
+        features = cpu.iterfind("feature") if cpu is not None else ()
+        return {
+            "arch": cpu.findtext("arch") if cpu is not None else info[0],
+            "model": (cpu.findtext("model") if cpu is not None else None) or "",
+            "vendor": (cpu.findtext("vendor") if cpu is not None else None) or "",
+            "topology": {
+                "sockets": int(topology.get("sockets")) if topology is not None else 1,
+                "cores": int(topology.get("cores")) if topology is not None else 1,
+                "threads": int(topology.get("threads")) if topology is not None else 1,
+            },
+            "features": sorted(f.get("name") for f in features),
+        }
+
+    def _supported_instances(self, conn) -> list[list[str]]:
+        caps = ET.fromstring(conn.getCapabilities())
+        supported = []
+        for guest in caps.findall("guest"):
+            arch = guest.find("arch")
+            if arch is None:
+                continue
+            for domain in arch.findall("domain"):
+                if domain.get("type") == CONF.libvirt.virt_type:
+                    supported.append(
+                        [
+                            arch.get("name"),
+                            CONF.libvirt.virt_type,
+                            guest.findtext("os_type"),
+                        ]
+                    )
+        return supported
+
+    def _guest_usage(self) -> tuple[int, int]:
+        """vCPUs and MiB of memory of the running guests."""
+        vcpus = memory_mib = 0
+        for domain in self._host.list_domains():
+            if domain.isActive():
+                state, max_kib, _, nr_vcpus, _ = domain.info()
+                vcpus += nr_vcpus
+                memory_mib += max_kib // 1024
+        return vcpus, memory_mib
+
+    def get_available_resource(self, nodename: str) -> dict[str, Any]:
+        conn = self._host.get_connection()
+        _arch, memory_mib, cpus = conn.getInfo()[:3]
+        vcpus_used, guest_memory_mib = self._guest_usage()
+        try:
+            stats = conn.getMemoryStats(libvirt.VIR_NODE_MEMORY_STATS_ALL_CELLS)
+            free_kib = stats["free"] + stats.get("buffers", 0) + stats.get("cached", 0)
+            memory_used = memory_mib - free_kib // 1024
+        except libvirt.libvirtError:
+            # Drivers without host memory statistics: count the guests.
+            memory_used = guest_memory_mib
+        os.makedirs(CONF.instances_path, exist_ok=True)
+        disk = os.statvfs(CONF.instances_path)
+        total_gb = disk.f_frsize * disk.f_blocks // imagebackend.GiB
+        free_gb = disk.f_frsize * disk.f_bavail // imagebackend.GiB
+        return {
+            "vcpus": cpus,
+            "memory_mb": memory_mib,
+            "local_gb": total_gb,
+            "vcpus_used": vcpus_used,
+            "memory_mb_used": memory_used,
+            "local_gb_used": total_gb - free_gb,
+            "hypervisor_type": conn.getType(),
+            "hypervisor_version": conn.getVersion(),
+            "hypervisor_hostname": nodename,
+            "cpu_info": json.dumps(self._host_cpu(conn)),
+            "disk_available_least": free_gb,
+            "supported_instances": self._supported_instances(conn),
+        }
+
+    def list_instances(self) -> list[str]:
+        return [domain.name() for domain in self._host.list_domains()]
+
+    def list_instance_uuids(self) -> list[str]:
+        return [domain.UUIDString() for domain in self._host.list_domains()]
+
+    # -- files --------------------------------------------------------------
+
+    @staticmethod
+    def instance_dir(instance) -> str:
+        return os.path.join(CONF.instances_path, instance.uuid)
+
+    def console_log_path(self, instance) -> str:
+        return os.path.join(self.instance_dir(instance), "console.log")
+
+    def _images(self) -> image_api.ImageAPI:
+        if self._image_api is None:
+            self._image_api = image_api.get_image_api()
+        return self._image_api
+
+    def _create_disks(self, context, instance) -> list[config.GuestDisk]:
+        flavor = instance.flavor
+        directory = self.instance_dir(instance)
+        disks = []
+        if instance.image_ref:
+            base = self.image_cache.fetch(context, self._images(), instance.image_ref)
+            root = os.path.join(directory, "disk")
+            imagebackend.create_overlay(base, root, flavor.root_gb * imagebackend.GiB)
+            disks.append(config.GuestDisk(root, "vda"))
+        if flavor.ephemeral_gb:
+            path = os.path.join(directory, "disk.local")
+            imagebackend.create_blank(path, flavor.ephemeral_gb * imagebackend.GiB)
+            disks.append(config.GuestDisk(path, "vdb"))
+        if flavor.swap:
+            path = os.path.join(directory, "disk.swap")
+            imagebackend.create_blank(path, flavor.swap * imagebackend.MiB)
+            disks.append(config.GuestDisk(path, "vdc"))
+        return disks
+
+    def _boot_files(self, context, instance) -> tuple[str | None, str | None]:
+        """Cached kernel and ramdisk for direct kernel boot, if the image
+        names them (``kernel_id`` / ``ramdisk_id``)."""
+        kernel = ramdisk = None
+        if instance.kernel_id:
+            kernel = self.image_cache.fetch(context, self._images(), instance.kernel_id)
+            if instance.ramdisk_id:
+                ramdisk = self.image_cache.fetch(
+                    context, self._images(), instance.ramdisk_id
+                )
+        return kernel, ramdisk
+
+    # -- lifecycle ----------------------------------------------------------
+
+    def spawn(
+        self,
+        context,
+        instance,
+        image_meta,
+        injected_files,
+        admin_password,
+        allocations,
+        network_info=None,
+        block_device_info=None,
+        power_on: bool = True,
+    ) -> None:
+        os.makedirs(self.instance_dir(instance), exist_ok=True)
+        try:
+            disks = self._create_disks(context, instance)
+            kernel, ramdisk = self._boot_files(context, instance)
+            guest = config.guest_config(
+                instance,
+                image_meta,
+                disks,
+                self.console_log_path(instance),
+                kernel=kernel,
+                ramdisk=ramdisk,
+            )
+            domain = self._host.get_connection().defineXML(config.domain_xml(guest))
+            if power_on:
+                domain.create()
+        except BaseException:
+            # A failed spawn leaves no domain and no file behind.
+            self.destroy(context, instance)
+            raise
+        LOG.info("Spawned %s (%s) on %s", instance.name, instance.uuid, self._host.uri)
+
+    def destroy(
+        self,
+        context,
+        instance,
+        network_info=None,
+        block_device_info=None,
+        destroy_disks: bool = True,
+    ) -> None:
+        try:
+            domain = self._host.get_domain(instance)
+        except exception.InstanceNotFound:
+            domain = None
+        if domain is not None:
+            if domain.isActive():
+                try:
+                    domain.destroy()
+                except libvirt.libvirtError as exc:
+                    # It stopped by itself meanwhile.
+                    if domain.isActive():
+                        raise exception.HypervisorUnavailable(reason=str(exc)) from exc
+            domain.undefineFlags(libvirt.VIR_DOMAIN_UNDEFINE_MANAGED_SAVE)
+        if destroy_disks:
+            shutil.rmtree(self.instance_dir(instance), ignore_errors=True)
+
+    def get_info(self, instance, use_cache: bool = True) -> driver.InstanceInfo:
+        domain = self._host.get_domain(instance)
+        state = _DOMAIN_STATES.get(domain.state()[0], power_state.NOSTATE)
+        if state == power_state.SHUTDOWN and domain.hasManagedSaveImage(0):
+            state = power_state.SUSPENDED
+        return driver.InstanceInfo(state=state, internal_id=domain.name())
+
+    def _shutdown_cleanly(self, domain, timeout: float, retry_interval: float) -> bool:
+        """ACPI shutdown, repeated every ``retry_interval`` (a guest not yet
+        listening loses the first), until off or ``timeout`` passes."""
+        deadline = time.monotonic() + timeout
+        next_request = 0.0
+        while time.monotonic() < deadline:
+            if not domain.isActive():
+                return True
+            if time.monotonic() >= next_request:
+                try:
+                    domain.shutdown()
+                except libvirt.libvirtError:
+                    if not domain.isActive():
+                        return True
+                    raise
+                next_request = time.monotonic() + max(retry_interval, 1)
+            time.sleep(SHUTDOWN_POLL_SECONDS)
+        return not domain.isActive()
+
+    def power_off(self, instance, timeout: int = 0, retry_interval: int = 0) -> None:
+        domain = self._host.get_domain(instance)
+        if timeout and self._shutdown_cleanly(domain, timeout, retry_interval):
+            return
+        if domain.isActive():
+            if timeout:
+                LOG.warning(
+                    "%s did not shut down within %d s; powering it off",
+                    instance.uuid,
+                    timeout,
+                )
+            domain.destroy()
+
+    def power_on(self, context, instance, network_info, block_device_info=None):
+        domain = self._host.get_domain(instance)
+        if not domain.isActive():
+            domain.create()
+
+    def reboot(
+        self, context, instance, network_info, reboot_type, block_device_info=None
+    ) -> None:
+        domain = self._host.get_domain(instance)
+        if reboot_type == "SOFT" and domain.isActive():
+            timeout = CONF.libvirt.wait_soft_reboot_seconds
+            if self._shutdown_cleanly(domain, timeout, timeout):
+                domain.create()
+                return
+            LOG.warning(
+                "%s did not shut down within %d s; rebooting it hard",
+                instance.uuid,
+                timeout,
+            )
+        if domain.isActive():
+            domain.destroy()
+        domain.create()
+
+    def pause(self, instance) -> None:
+        self._host.get_domain(instance).suspend()
+
+    def unpause(self, instance) -> None:
+        self._host.get_domain(instance).resume()
+
+    def suspend(self, context, instance) -> None:
+        # Managed save: the guest's memory goes to disk, QEMU exits.
+        self._host.get_domain(instance).managedSave(0)
+
+    def resume(self, context, instance, network_info, block_device_info=None):
+        # Starting a domain with a managed save image restores it.
+        domain = self._host.get_domain(instance)
+        if not domain.isActive():
+            domain.create()
+
+    def get_console_output(self, context, instance) -> str:
+        self._host.get_domain(instance)
+        path = self.console_log_path(instance)
+        try:
+            with open(path, "rb") as log:
+                log.seek(0, os.SEEK_END)
+                log.seek(max(0, log.tell() - MAX_CONSOLE_BYTES))
+                return log.read().decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def get_vnc_console(self, context, instance) -> dict[str, Any]:
+        """``{"host", "port"}`` of the running guest's VNC server."""
+        domain = self._host.get_domain(instance)
+        graphics = ET.fromstring(domain.XMLDesc(0)).find(
+            "devices/graphics[@type='vnc']"
+        )
+        port = int(graphics.get("port", -1)) if graphics is not None else -1
+        if port < 0:
+            raise exception.ConsoleTypeUnavailable(console_type="novnc")
+        listen = graphics.get("listen") or CONF.vnc.server_listen
+        return {"host": listen, "port": port}
+
+    def manage_image_cache(self, context, all_instances) -> None:
+        self.image_cache_manager.update(all_instances)

@@ -1,0 +1,79 @@
+#!/bin/bash
+# Builds a tiny AMI-style image set for the libvirt end-to-end tests, from
+# Debian packages only (no internet but the package registry):
+#   vmlinuz            the Debian cloud kernel
+#   initramfs.cpio.gz  busybox init printing GUEST-BOOT-OK on the serial
+#                      console, powering off on the ACPI power button
+#   disk.qcow2         a 64 MiB disk with a marker at its start
+# Usage: build_guest_images.sh OUTPUT_DIR   (OUTPUT_DIR must not exist yet)
+set -euo pipefail
+OUT=$1
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+chmod 755 "$WORK"  # apt-get download runs as _apt
+APT="apt-get -o DPkg::Lock::Timeout=600 -qq"
+cd "$WORK"
+
+KPKG=$(apt-cache depends linux-image-cloud-amd64 | awk '/Depends:/{print $2; exit}')
+if [ -z "$KPKG" ]; then
+    $APT update
+    KPKG=$(apt-cache depends linux-image-cloud-amd64 | awk '/Depends:/{print $2; exit}')
+fi
+$APT download "$KPKG" busybox-static
+mkdir kroot bb
+dpkg-deb -x "${KPKG}"_*.deb kroot
+dpkg-deb -x busybox-static_*.deb bb
+KV=$(ls kroot/lib/modules)
+MODS=kroot/lib/modules/$KV/kernel
+
+R=$WORK/initramfs
+mkdir -p "$R"/bin "$R"/proc "$R"/sys "$R"/dev "$R"/etc/acpi/PWRF "$R"/mods "$R"/tmp
+cp bb/bin/busybox "$R"/bin/busybox
+ln -s busybox "$R"/bin/sh
+mknod -m 600 "$R"/dev/console c 5 1
+mknod -m 666 "$R"/dev/null c 1 3
+for m in drivers/virtio/virtio drivers/virtio/virtio_ring \
+         drivers/virtio/virtio_pci_legacy_dev drivers/virtio/virtio_pci_modern_dev \
+         drivers/virtio/virtio_pci drivers/block/virtio_blk drivers/acpi/button \
+         drivers/input/evdev; do
+    cp "$MODS/$m.ko" "$R"/mods/
+done
+cat > "$R"/etc/acpi/PWRF/00000080 <<'EOS'
+#!/bin/sh
+echo "GUEST-ACPI-POWERBUTTON -> poweroff" > /dev/console
+sync; poweroff -f
+EOS
+chmod +x "$R"/etc/acpi/PWRF/00000080
+cat > "$R"/init <<'EOS'
+#!/bin/sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+todo=$(ls /mods/*.ko); n=0
+# insmod in dependency order: retry until nothing more loads
+while [ -n "$todo" ] && [ $n -lt 10 ]; do
+  left=""; for m in $todo; do insmod $m 2>/dev/null || left="$left $m"; done
+  todo=$left; n=$((n+1))
+done
+sleep 0.3
+# The ACPI power button powers off, so a clean shutdown works.
+for e in /sys/class/input/event*; do
+  if grep -q "Power Button" $e/device/name 2>/dev/null; then
+    ( head -c 24 /dev/input/${e##*/} >/dev/null; /etc/acpi/PWRF/00000080 ) &
+  fi
+done
+size=0; [ -b /dev/vda ] && size=$(cat /sys/block/vda/size)
+echo "GUEST-BOOT-OK uptime=$(cut -d' ' -f1 /proc/uptime) vda_sectors=$size"
+while true; do sleep 60; done
+EOS
+chmod +x "$R"/init
+
+mkdir -p "$OUT.tmp"
+cp "kroot/boot/vmlinuz-$KV" "$OUT.tmp/vmlinuz"
+(cd "$R" && find . | "$WORK"/bb/bin/busybox cpio -o -H newc 2>/dev/null | gzip -9) \
+    > "$OUT.tmp/initramfs.cpio.gz"
+printf 'BASE-IMAGE-MARKER' > disk.raw
+truncate -s 64M disk.raw
+qemu-img convert -f raw -O qcow2 disk.raw "$OUT.tmp/disk.qcow2"
+echo "$KPKG" > "$OUT.tmp/kernel-package"
+mv "$OUT.tmp" "$OUT"

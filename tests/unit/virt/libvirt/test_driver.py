@@ -1,0 +1,214 @@
+"""LibvirtDriver against ``test:///default``: every operation is a real
+libvirt call; the disks are real qcow2 files made by qemu-img."""
+
+import json
+import os
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import nova.conf
+from nova import exception, objects
+from nova.compute import power_state
+from nova.virt import driver as virt_driver
+from nova.virt.libvirt import imagebackend
+
+CONF = nova.conf.CONF
+
+
+def _spawn(virt, instance, power_on=True):
+    virt.spawn(
+        None, instance, objects.ImageMeta.from_dict({}), [], None, {}, power_on=power_on
+    )
+
+
+def _state(virt, instance):
+    return virt.get_info(instance).state
+
+
+def test_spawn_defines_domain_with_overlay_disks(libvirt_driver, make_instance):
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    assert instance.name in libvirt_driver.list_instances()
+    assert instance.uuid in libvirt_driver.list_instance_uuids()
+    assert _state(libvirt_driver, instance) == power_state.RUNNING
+
+    directory = libvirt_driver.instance_dir(instance)
+    root = imagebackend.image_info(os.path.join(directory, "disk"))
+    assert root["format"] == "qcow2"
+    assert root["virtual-size"] == 1024**3  # grown to the flavor's root_gb
+    assert root["backing-filename"] == libvirt_driver.image_cache.base_path(
+        "root-image"
+    )
+    assert (
+        imagebackend.image_info(os.path.join(directory, "disk.local"))["virtual-size"]
+        == 1024**3
+    )
+    assert (
+        imagebackend.image_info(os.path.join(directory, "disk.swap"))["virtual-size"]
+        == 16 * 1024**2
+    )
+
+    domain = ET.fromstring(libvirt_driver._host.get_domain(instance).XMLDesc(0))
+    assert domain.get("type") == "qemu"
+    assert domain.findtext("uuid") == instance.uuid
+    assert [d.get("dev") for d in domain.findall("devices/disk/target")] == [
+        "vda",
+        "vdb",
+        "vdc",
+    ]
+    assert domain.find("devices/serial/source").get("path") == (
+        libvirt_driver.console_log_path(instance)
+    )
+    assert domain.find("devices/graphics").get("listen") == CONF.vnc.server_listen
+    assert domain.find("os/boot").get("dev") == "hd"
+    ns = {"nova": "http://openstack.org/xmlns/libvirt/nova/1.1"}
+    assert domain.find("metadata/nova:instance/nova:flavor", ns).get("name") == "tiny"
+    assert (
+        domain.find("metadata/nova:instance/nova:owner/nova:project", ns).get("uuid")
+        == "p1"
+    )
+    assert domain.find("features/tcg/tb-cache").text == str(32 * 1024)  # KiB
+
+
+def test_direct_kernel_boot_and_shared_cache(libvirt_driver, make_instance, images):
+    first = make_instance(kernel_id="kernel-image", ramdisk_id="ramdisk-image")
+    second = make_instance(id=2, kernel_id="kernel-image", ramdisk_id="ramdisk-image")
+    _spawn(libvirt_driver, first)
+    _spawn(libvirt_driver, second)
+    # Each image downloaded once, shared by both guests.
+    assert sorted(images.downloads) == ["kernel-image", "ramdisk-image", "root-image"]
+    domain = ET.fromstring(libvirt_driver._host.get_domain(second).XMLDesc(0))
+    cache = libvirt_driver.image_cache
+    assert domain.findtext("os/kernel") == cache.base_path("kernel-image")
+    assert domain.findtext("os/initrd") == cache.base_path("ramdisk-image")
+    assert "console=ttyS0" in domain.findtext("os/cmdline")
+
+
+def test_cpu_mode_custom(libvirt_driver, make_instance):
+    CONF.set_override("cpu_mode", "custom", group="libvirt")
+    CONF.set_override("cpu_models", ["qemu64"], group="libvirt")
+    try:
+        instance = make_instance()
+        _spawn(libvirt_driver, instance)
+    finally:
+        CONF.clear_override("cpu_mode", group="libvirt")
+        CONF.clear_override("cpu_models", group="libvirt")
+    cpu = ET.fromstring(libvirt_driver._host.get_domain(instance).XMLDesc(0)).find(
+        "cpu"
+    )
+    assert cpu.get("mode") == "custom"
+    assert cpu.findtext("model") == "qemu64"
+
+
+def test_power_operations(libvirt_driver, make_instance):
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    virt = libvirt_driver
+    virt.pause(instance)
+    assert _state(virt, instance) == power_state.PAUSED
+    virt.unpause(instance)
+    assert _state(virt, instance) == power_state.RUNNING
+    virt.suspend(None, instance)
+    assert _state(virt, instance) == power_state.SUSPENDED
+    virt.resume(None, instance, [])
+    assert _state(virt, instance) == power_state.RUNNING
+    virt.reboot(None, instance, [], "HARD")
+    assert _state(virt, instance) == power_state.RUNNING
+    # The test hypervisor's guests obey an ACPI shutdown at once.
+    virt.reboot(None, instance, [], "SOFT")
+    assert _state(virt, instance) == power_state.RUNNING
+    virt.power_off(instance, timeout=5, retry_interval=1)
+    assert _state(virt, instance) == power_state.SHUTDOWN
+    virt.power_on(None, instance, [])
+    assert _state(virt, instance) == power_state.RUNNING
+    virt.power_off(instance)
+    assert _state(virt, instance) == power_state.SHUTDOWN
+
+
+def test_spawn_without_power_on(libvirt_driver, make_instance):
+    instance = make_instance()
+    _spawn(libvirt_driver, instance, power_on=False)
+    assert _state(libvirt_driver, instance) == power_state.SHUTDOWN
+
+
+def test_destroy_removes_domain_and_files(libvirt_driver, make_instance):
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    libvirt_driver.suspend(None, instance)
+    libvirt_driver.destroy(None, instance)
+    assert instance.uuid not in libvirt_driver.list_instance_uuids()
+    assert not os.path.exists(libvirt_driver.instance_dir(instance))
+    with pytest.raises(exception.InstanceNotFound):
+        libvirt_driver.get_info(instance)
+    # Destroying what is gone is no error.
+    libvirt_driver.destroy(None, instance)
+
+
+def test_failed_spawn_leaves_nothing(libvirt_driver, make_instance):
+    instance = make_instance(image_ref="no-such-image")
+    with pytest.raises(KeyError):
+        _spawn(libvirt_driver, instance)
+    assert instance.uuid not in libvirt_driver.list_instance_uuids()
+    assert not os.path.exists(libvirt_driver.instance_dir(instance))
+
+
+def test_console_output_is_a_bounded_tail(libvirt_driver, make_instance):
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    with open(libvirt_driver.console_log_path(instance), "w") as log:
+        log.write("x" * 200 * 1024 + "\nBOOT-MARKER\n")
+    output = libvirt_driver.get_console_output(None, instance)
+    assert output.endswith("BOOT-MARKER\n")
+    assert len(output) == 100 * 1024
+
+
+def test_vnc_console_needs_a_listening_server(libvirt_driver, make_instance):
+    # The test hypervisor never assigns the autoport (QEMU does: tests/e2e).
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    with pytest.raises(exception.ConsoleTypeUnavailable):
+        libvirt_driver.get_vnc_console(None, instance)
+
+
+def test_available_resource(libvirt_driver, make_instance):
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    (node,) = libvirt_driver.get_available_nodes()
+    resources = libvirt_driver.get_available_resource(node)
+    assert resources["hypervisor_type"] == "TEST"
+    assert resources["vcpus"] == 16
+    assert resources["memory_mb"] == 3072
+    assert resources["vcpus_used"] >= 1
+    assert resources["local_gb"] > 0
+    cpu_info = json.loads(resources["cpu_info"])
+    assert cpu_info["arch"] == "i686"
+    assert set(cpu_info["topology"]) == {"sockets", "cores", "threads"}
+
+
+def test_lifecycle_events_reach_the_listener(libvirt_driver, make_instance):
+    events = []
+    libvirt_driver.register_event_listener(events.append)
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    libvirt_driver.pause(instance)
+    libvirt_driver.power_off(instance)
+    deadline = time.monotonic() + 5
+    expected = [
+        virt_driver.LifecycleEvent(instance.uuid, power_state.RUNNING),
+        virt_driver.LifecycleEvent(instance.uuid, power_state.PAUSED),
+        virt_driver.LifecycleEvent(instance.uuid, power_state.SHUTDOWN),
+    ]
+    while time.monotonic() < deadline and events[-1:] != expected[-1:]:
+        time.sleep(0.05)
+    assert [e for e in events if e.uuid == instance.uuid] == expected
+
+
+def test_reconnects_after_the_connection_closed(libvirt_driver, make_instance):
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    lost = libvirt_driver._host.get_connection()
+    lost.close()
+    assert _state(libvirt_driver, instance) == power_state.RUNNING
+    assert libvirt_driver._host.get_connection() is not lost
