@@ -367,3 +367,17 @@ class InvalidInstanceStatus(Invalid):
 class CellTimeout(NovaException):
     msg_fmt = "Timed out waiting for a response from cell %(cell_uuid)s"
     code = 503
+
+
+class VendorDataUnavailable(NovaException):
+    msg_fmt = "Dynamic vendor data target %(target)s did not answer."
+    code = 503
+
+
+class InvalidToken(NotFound):
+    # The token itself is a secret: it never appears in the message.
+    msg_fmt = "The console token is invalid or has expired."
+
+
+class ConsoleTypeInvalid(Invalid):
+    msg_fmt = "Invalid console type %(console_type)s"
