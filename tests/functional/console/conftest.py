@@ -1,0 +1,8 @@
+"""The console proxy on the API tests' databases (every backend)."""
+
+from tests.functional.api.conftest import (  # noqa: F401  (fixtures)
+    cloud_databases,
+    flavor,
+    nova_conf,
+    parsed_conf,
+)

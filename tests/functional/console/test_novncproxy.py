@@ -1,0 +1,184 @@
+"""nova-novncproxy's server: tokens, origins and the bytes of a console."""
+
+from __future__ import annotations
+
+import threading
+import time
+import urllib.parse
+import uuid
+
+import pytest
+import requests
+import sqlalchemy as sa
+
+from nova import context as nova_context
+from nova import objects
+from nova.conf import CONF
+from nova.console import websocketproxy
+from nova.db import engines
+from nova.db.main import models
+from tests.fixtures.vnc_server import BANNER, VNCServer
+from tests.functional.console.websocket_client import open_websocket
+
+WEB_PAGE = b"<html><body>noVNC stand-in</body></html>"
+
+
+@pytest.fixture
+def cell_conf(nova_conf, flavor):
+    """The proxy's configuration: it lives in cell1."""
+    cell1 = nova_conf["urls"]["cell1"]
+    CONF.set_override("connection", cell1, group="database")
+    yield nova_conf
+    CONF.set_override("connection", nova_conf["urls"]["cell0"], group="database")
+
+
+@pytest.fixture
+def vnc_server():
+    server = VNCServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def proxy(cell_conf, tmp_path):
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "vnc_auto.html").write_bytes(WEB_PAGE)
+    server = websocketproxy.NovaWebSocketProxy("127.0.0.1", 0, str(web))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+def _port(proxy) -> int:
+    return proxy.server_address[1]
+
+
+def _instance(cloud, host="compute-1"):
+    context = nova_context.get_admin_context()
+    flavor = objects.Flavor.get_by_flavor_id(context, "1")
+    with nova_context.target_cell(context, cloud["cells"]["cell1"]) as cctxt:
+        instance = objects.Instance(
+            cctxt, uuid=str(uuid.uuid4()), project_id="demo", user_id="demo",
+            vm_state="active", power_state=1, host=host, node=host, flavor=flavor,
+            instance_type_id=flavor.id, display_name="s1",
+        )  # fmt: skip
+        instance.create()
+    return instance
+
+
+def _token(instance, vnc_server, ttl=600, console_type="novnc", base=None):
+    token = objects.ConsoleAuthToken(
+        instance._context,
+        console_type=console_type,
+        host=vnc_server.host,
+        port=vnc_server.port,
+        instance_uuid=instance.uuid,
+        access_url_base=base or "http://127.0.0.1:6080/vnc_auto.html",
+    )
+    return token, token.authorize(ttl)
+
+
+def test_fresh_token_reaches_the_rfb_banner(proxy, cell_conf, vnc_server):
+    instance = _instance(cell_conf)
+    _, token = _token(instance, vnc_server)
+    port = _port(proxy)
+    ws = open_websocket(
+        "127.0.0.1", port, f"/?token={token}", origin=f"http://127.0.0.1:{port}"
+    )
+    try:
+        assert ws.status == 101
+        assert ws.read_binary(len(BANNER)) == BANNER
+    finally:
+        ws.close()
+    # Tokens last their TTL: the browser may reconnect with the same one.
+    again = open_websocket("127.0.0.1", port, f"/?token={token}")
+    try:
+        assert again.status == 101
+        assert again.read_binary(len(BANNER)) == BANNER
+    finally:
+        again.close()
+
+
+def test_token_is_stored_only_hashed(cell_conf, vnc_server):
+    instance = _instance(cell_conf)
+    stored, token = _token(instance, vnc_server)
+    with engines.transaction(cell_conf["urls"]["cell1"]) as session:
+        row = session.scalars(sa.select(models.ConsoleAuthToken)).one()
+        assert row.token_hash != token and token not in row.token_hash
+        assert len(row.token_hash) == 64
+        assert row.expires == stored.expires
+    assert stored.access_url == (
+        "http://127.0.0.1:6080/vnc_auto.html?path=%3Ftoken%3D" + token
+    )
+
+
+def test_refusals(proxy, cell_conf, vnc_server):
+    instance = _instance(cell_conf)
+    port = _port(proxy)
+    own_origin = f"http://127.0.0.1:{port}"
+
+    def status(token, origin=own_origin):
+        ws = open_websocket("127.0.0.1", port, f"/?token={token}", origin=origin)
+        ws.close()
+        return ws.status
+
+    # Forged.
+    assert status(str(uuid.uuid4())) == 403
+    assert open_websocket("127.0.0.1", port, "/").status == 403
+    # Expired.
+    _, expired = _token(instance, vnc_server, ttl=1)
+    time.sleep(1.1)
+    assert status(expired) == 403
+    # A foreign page.
+    _, valid = _token(instance, vnc_server)
+    assert status(valid, origin="http://evil.example.com") == 403
+    assert status(valid, origin=f"https://127.0.0.1:{port}") == 403
+    CONF.set_override("allowed_origins", ["console.example.com"], group="console")
+    try:
+        assert status(valid, origin="http://console.example.com") == 101
+    finally:
+        CONF.clear_override("allowed_origins", group="console")
+    # A token of another console type.
+    _, spice = _token(instance, vnc_server, console_type="spice-html5")
+    assert status(spice) == 403
+    # Reused after its instance was deleted.
+    objects.ConsoleAuthToken.clean_console_auths_for_instance(
+        instance._context, instance.uuid
+    )
+    assert status(valid) == 403
+    _, orphan = _token(instance, vnc_server)
+    instance.destroy()
+    assert status(orphan) == 403
+    # None of these reached the console but the allowed origin.
+    assert vnc_server.connections == 1
+
+
+def test_serves_the_web_client(proxy):
+    url = f"http://127.0.0.1:{_port(proxy)}"
+    session = requests.Session()
+    session.trust_env = False
+    response = session.get(f"{url}/vnc_auto.html", timeout=30)
+    assert response.status_code == 200 and response.content == WEB_PAGE
+    assert session.get(f"{url}/", timeout=30).status_code == 404
+    assert session.get(f"{url}/../../etc/passwd", timeout=30).status_code == 404
+
+
+def test_expired_tokens_are_cleaned(cell_conf, vnc_server):
+    instance = _instance(cell_conf)
+    _token(instance, vnc_server, ttl=0)
+    _, live = _token(instance, vnc_server)
+    context = instance._context
+    assert objects.ConsoleAuthToken.clean_expired_console_auths(context) == 1
+    assert (
+        objects.ConsoleAuthToken.validate(context, live).instance_uuid == instance.uuid
+    )
+
+
+def test_redact_token():
+    text = websocketproxy.redact_token("GET /?token=abc-123&x=1 path=%3Ftoken%3Dabc")
+    assert "abc" not in text and "x=1" in text
+    assert urllib.parse.unquote("%3D") == "="
