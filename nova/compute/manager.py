@@ -55,7 +55,7 @@ class _InstanceLocks:
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.0")
+    target = oslo_messaging.Target(version="1.1")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -244,6 +244,20 @@ class ComputeManager(manager.Manager):
         except Exception:  # left for `nova-manage placement audit`
             LOG.exception("Could not remove the allocations of %s", instance.uuid)
 
+    # -- consoles -----------------------------------------------------------
+
+    @oslo_messaging.expected_exceptions(
+        exception.InstanceNotFound, exception.ConsoleTypeUnavailable
+    )
+    def get_vnc_console(self, context, instance, console_type: str) -> dict:
+        """Where the instance's VNC server listens (``host``, ``port``)."""
+        if not CONF.vnc.enabled:
+            raise exception.ConsoleTypeUnavailable(console_type=console_type)
+        if instance.host != self.host:
+            raise exception.InstanceNotFound(instance_id=instance.uuid)
+        console = self.driver.get_vnc_console(context, instance)
+        return {"host": console["host"], "port": int(console["port"])}
+
     # -- delete -------------------------------------------------------------
 
     def terminate_instance(self, context, instance, bdms=None) -> None:
@@ -257,6 +271,10 @@ class ComputeManager(manager.Manager):
 
     def _delete_instance(self, context, instance) -> None:
         self.driver.destroy(context, instance)
+        # Its console URLs die with it.
+        objects.ConsoleAuthToken.clean_console_auths_for_instance(
+            context, instance.uuid
+        )
         instance.vm_state = vm_states.DELETED
         instance.task_state = None
         instance.power_state = power_state.NOSTATE

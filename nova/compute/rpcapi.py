@@ -6,6 +6,7 @@ cell, a cell conductor uses its own queue.
 
 Version history:
   1.0 - build_and_run_instance, terminate_instance
+  1.1 - get_vnc_console
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def _compute_host(host: str | None, instance) -> str:
 
 class ComputeAPI(rpc.RPCAPI):
     TOPIC = "compute"
-    VERSION = "1.0"
+    VERSION = "1.1"
     UPGRADE_LEVEL = "compute"
 
     def build_and_run_instance(
@@ -69,3 +70,10 @@ class ComputeAPI(rpc.RPCAPI):
         self.prepare(context, server=_compute_host(None, instance)).cast(
             context, "terminate_instance", instance=instance, bdms=bdms
         )
+
+    def get_vnc_console(self, context, instance, console_type: str) -> dict:
+        """``{"host", "port"}`` of the instance's VNC server, as the console
+        proxy reaches it, asked of the instance's host."""
+        return self.prepare(
+            context, server=_compute_host(None, instance), version="1.1"
+        ).call(context, "get_vnc_console", instance=instance, console_type=console_type)

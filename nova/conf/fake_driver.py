@@ -16,6 +16,12 @@ fake_driver_opts = [
     cfg.IntOpt("vcpus", default=1000, min=1, help="vCPUs of the fake host."),
     cfg.IntOpt("memory_mb", default=800000, min=1, help="Memory of the fake host."),
     cfg.IntOpt("local_gb", default=600000, min=1, help="Disk of the fake host."),
+    cfg.PortOpt(
+        "vnc_port",
+        default=6969,
+        help="Port the fake guests' VNC console is said to listen on, at "
+        "``[vnc] server_proxyclient_address``.",
+    ),
 ]
 
 

@@ -26,15 +26,6 @@ class InstanceInfo:
     internal_id: str | None = None
 
 
-@dataclasses.dataclass(frozen=True)
-class ConsoleVNC:
-    """Where the VNC server of a guest listens, on the compute host."""
-
-    host: str
-    port: int
-    internal_access_path: str | None = None
-
-
 class ComputeDriver:
     """Base class of virt drivers; every method raises NotImplementedError
     until a driver implements it."""
@@ -121,7 +112,13 @@ class ComputeDriver:
     def get_console_output(self, context, instance) -> str:
         raise NotImplementedError()
 
-    def get_vnc_console(self, context, instance) -> ConsoleVNC:
+    def get_vnc_console(self, context, instance) -> dict[str, Any]:
+        """Where the guest's VNC server listens, as the console proxy
+        reaches it: ``{"host": address, "port": port}``.
+
+        :raises InstanceNotFound: the hypervisor has no such guest.
+        :raises ConsoleTypeUnavailable: the guest has no VNC server.
+        """
         raise NotImplementedError()
 
 

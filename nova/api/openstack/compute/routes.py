@@ -7,7 +7,10 @@ under ``/v2.1`` are also reachable as ``/v2.1/{project_id}/...``.
 
 from nova.api.openstack.compute import (
     availability_zone,
+    console_auth_tokens,
     flavors,
+    remote_consoles,
+    server_password,
     servers,
     services,
     versions,
@@ -26,6 +29,10 @@ ROUTES = {
         "DELETE": flavors.delete,
     },
     f"{V21}/os-availability-zone": {"GET": availability_zone.index},
+    f"{V21}/os-console-auth-tokens/{{console_token}}": {
+        "GET": console_auth_tokens.show,
+        "DELETE": console_auth_tokens.delete,
+    },
     f"{V21}/os-services": {"GET": services.index},
     f"{V21}/servers": {"GET": servers.index, "POST": servers.create},
     f"{V21}/servers/detail": {"GET": servers.detail},
@@ -34,6 +41,11 @@ ROUTES = {
         "PUT": servers.update,
         "DELETE": servers.delete,
     },
+    f"{V21}/servers/{{server_id}}/os-server-password": {
+        "GET": server_password.show,
+        "DELETE": server_password.clear,
+    },
+    f"{V21}/servers/{{server_id}}/remote-consoles": {"POST": remote_consoles.create},
 }
 
 # Served without a token: clients discover the API before authenticating.
