@@ -5,81 +5,23 @@ the compute named. Also /os-console-auth-tokens and /os-server-password."""
 
 from __future__ import annotations
 
-import threading
 import urllib.parse
 import uuid
 
-import oslo_messaging
 import pytest
 
 from nova import context as nova_context
-from nova import objects, rpc
+from nova import objects
 from nova.api.metadata import password
-from nova.compute import manager as compute_manager
 from nova.conf import CONF
-from nova.console import websocketproxy
-from tests.fixtures.vnc_server import BANNER, VNCServer
+from tests.fixtures.vnc_server import BANNER
+from tests.functional.console.conftest import COMPUTE_HOST
 from tests.functional.console.websocket_client import open_websocket
 
-HOST = "compute-1"
 ADMIN = "admin:admin"
 
 
-@pytest.fixture
-def vnc_server():
-    server = VNCServer()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def compute(nova_conf, make_vhost, vnc_server):
-    """nova-compute's manager on the fake driver, serving RPC for HOST on
-    cell1's (fresh) vhost; its fake guests' consoles are ``vnc_server``."""
-    context = nova_context.get_admin_context()
-    cell1 = objects.CellMapping.get_by_uuid(context, nova_conf["cells"]["cell1"].uuid)
-    original_url = cell1.transport_url
-    cell1.transport_url = make_vhost("cell1")
-    cell1.save()
-    overrides = [
-        ("compute_driver", "fake.FakeDriver", None),
-        ("server_proxyclient_address", vnc_server.host, "vnc"),
-        ("vnc_port", vnc_server.port, "fake_driver"),
-    ]
-    for name, value, group in overrides:
-        CONF.set_override(name, value, group=group)
-    manager = compute_manager.ComputeManager(HOST)
-    server = rpc.get_server(
-        oslo_messaging.Target(topic="compute", server=HOST),
-        [manager],
-        transport=rpc.get_transport(cell1.transport_url),
-    )
-    server.start()
-    yield manager
-    server.stop()
-    server.wait()
-    rpc.cleanup()
-    for name, _, group in overrides:
-        CONF.clear_override(name, group=group)
-    cell1.transport_url = original_url
-    cell1.save()
-
-
-@pytest.fixture
-def proxy(nova_conf, tmp_path):
-    """nova-novncproxy's server in cell1."""
-    CONF.set_override("connection", nova_conf["urls"]["cell1"], group="database")
-    server = websocketproxy.NovaWebSocketProxy("127.0.0.1", 0, str(tmp_path))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
-    CONF.set_override("connection", nova_conf["urls"]["cell0"], group="database")
-
-
-def _server(cloud, compute=None, host=HOST, project="demo"):
+def _server(cloud, compute=None, host=COMPUTE_HOST, project="demo"):
     """A server of ``project`` in cell1 on ``host``, running on the fake
     driver of ``compute``."""
     cell = cloud["cells"]["cell1"]

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 import time
 import urllib.parse
 import uuid
 
-import pytest
 import requests
 import sqlalchemy as sa
 
@@ -17,40 +15,9 @@ from nova.conf import CONF
 from nova.console import websocketproxy
 from nova.db import engines
 from nova.db.main import models
-from tests.fixtures.vnc_server import BANNER, VNCServer
+from tests.fixtures.vnc_server import BANNER
+from tests.functional.console.conftest import WEB_PAGE
 from tests.functional.console.websocket_client import open_websocket
-
-WEB_PAGE = b"<html><body>noVNC stand-in</body></html>"
-
-
-@pytest.fixture
-def cell_conf(nova_conf, flavor):
-    """The proxy's configuration: it lives in cell1."""
-    cell1 = nova_conf["urls"]["cell1"]
-    CONF.set_override("connection", cell1, group="database")
-    yield nova_conf
-    CONF.set_override("connection", nova_conf["urls"]["cell0"], group="database")
-
-
-@pytest.fixture
-def vnc_server():
-    server = VNCServer()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def proxy(cell_conf, tmp_path):
-    web = tmp_path / "web"
-    web.mkdir()
-    (web / "vnc_auto.html").write_bytes(WEB_PAGE)
-    server = websocketproxy.NovaWebSocketProxy("127.0.0.1", 0, str(web))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
 
 
 def _port(proxy) -> int:
