@@ -102,7 +102,7 @@ def _cell_contexts(context):
         yield context
         return
     for cell in objects.CellMappingList.get_all(context):
-        if cell.uuid == objects.CellMapping.CELL0_UUID:
+        if cell.is_cell0():
             continue
         with nova_context.target_cell(context, cell) as cctxt:
             yield cctxt
