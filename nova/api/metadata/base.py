@@ -302,6 +302,8 @@ class InstanceMetadata:
             meta["placement"] = {"availability-zone": instance.availability_zone}
         if _version_at_least(version, "2008-09-01"):
             meta["instance-action"] = "none"
+        # A key without a value (no image, say) is not listed at all.
+        meta = {key: value for key, value in meta.items() if value is not None}
         tree: dict[str, Any] = {"meta-data": meta}
         if self.user_data is not None:
             tree["user-data"] = self.user_data

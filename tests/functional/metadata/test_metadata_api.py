@@ -315,6 +315,15 @@ def test_password_is_posted_once(md, nova_conf):
 # -- EC2 format ------------------------------------------------------------
 
 
+def test_ec2_keys_without_value_are_not_listed(md, nova_conf):
+    instance = _instance(nova_conf, image_ref=None, key_name=None, key_data=None)
+    listing = md.get("/latest/meta-data/", instance).text.splitlines()
+    assert "ami-id" not in listing and "public-keys/" not in listing
+    assert md.get("/latest/meta-data/ami-id", instance).status_code == 404
+    body = md.get("/openstack/latest/meta_data.json", instance).json()
+    assert "public_keys" not in body and "keys" not in body
+
+
 def test_ec2_version_listing(md, nova_conf):
     instance = _instance(nova_conf)
     assert md.get("/latest/", instance).text.splitlines() == ["meta-data/", "user-data"]
