@@ -35,6 +35,7 @@ BUILD_EVENT = "compute_build_and_run_instance"
 TERMINATE_EVENT = "compute_terminate_instance"
 # Used when [DEFAULT] update_resources_interval is 0.
 DEFAULT_RESOURCES_INTERVAL = 60
+CONSOLE_TOKEN_CLEANUP_INTERVAL = 600
 
 
 class _InstanceLocks:
@@ -87,11 +88,21 @@ class ComputeManager(manager.Manager):
         return [
             manager.PeriodicTask(
                 "update_available_resource", self._update_resources, interval
-            )
+            ),
+            manager.PeriodicTask(
+                "cleanup_expired_console_auth_tokens",
+                self._cleanup_expired_console_auth_tokens,
+                CONSOLE_TOKEN_CLEANUP_INTERVAL,
+            ),
         ]
 
     def _update_resources(self, context) -> None:
         self.rt.update_available_resource(context, self.service_ref.id)
+
+    @staticmethod
+    def _cleanup_expired_console_auth_tokens(context) -> None:
+        # Expired tokens are refused anyway; this only keeps the table small.
+        objects.ConsoleAuthToken.clean_expired_console_auths(context)
 
     def _recover_instances(self, context) -> None:
         """Settle instances a previous run of this service left mid-task.
