@@ -3,8 +3,9 @@
 A browser loads the web client (``[DEFAULT] web``) from this server, then
 opens a WebSocket to ``/?token=<token>``. Before the WebSocket is accepted
 the proxy checks that the page came from this proxy or an allowed origin
-(``[console] allowed_origins``) and that the token is a live console token
-of this cell for an instance that still exists on a host. Anything else is
+(``[console] allowed_origins``), that the token is a live console token
+of this cell, and that the instance's compute host (asked over RPC) still
+has its console at the token's address. Anything else is
 refused with 403 before a single byte reaches a VNC server. Then bytes flow
 both ways between the WebSocket and the instance's VNC server until either
 side closes.
@@ -22,12 +23,14 @@ import socketserver
 import urllib.parse
 from http.server import HTTPServer
 
+import oslo_messaging
 from oslo_log import log as logging
 from websockify import websocketproxy, websocketserver
 
 import nova.conf
 from nova import context as nova_context
 from nova import exception, objects
+from nova.compute import rpcapi as compute_rpcapi
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -127,7 +130,26 @@ class NovaProxyRequestHandler(websocketproxy.ProxyRequestHandler):
             raise ConsoleRefused(f"instance {token.instance_uuid} is gone") from exc
         if not instance.host:
             raise ConsoleRefused(f"instance {token.instance_uuid} has no host")
+        self._check_console_on_host(context, instance, token)
         return token
+
+    @staticmethod
+    def _check_console_on_host(context, instance, token) -> None:
+        """Ask the instance's compute host where its console is now: a token
+        outlives a move, a rebuild or a guest gone from the hypervisor, and
+        must then open nothing (least of all another guest's console)."""
+        try:
+            console = compute_rpcapi.ComputeAPI().get_vnc_console(
+                context, instance, CONSOLE_TYPE
+            )
+        except (exception.NovaException, oslo_messaging.MessagingException) as exc:
+            raise ConsoleRefused(
+                f"{instance.host} has no console of {instance.uuid}: {exc}"
+            ) from exc
+        if (console["host"], console["port"]) != (token.host, token.port):
+            raise ConsoleRefused(
+                f"the console of {instance.uuid} is no longer at the token's address"
+            )
 
     def handle_upgrade(self) -> None:
         try:

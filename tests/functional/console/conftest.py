@@ -68,6 +68,8 @@ def compute(nova_conf, make_vhost, vnc_server):  # noqa: F811 - fixture argument
     cell1.transport_url = make_vhost("cell1")
     cell1.save()
     overrides = [
+        # The cell's own services (its console proxy) use the cell's queue.
+        ("transport_url", cell1.transport_url, None),
         ("compute_driver", "fake.FakeDriver", None),
         ("server_proxyclient_address", vnc_server.host, "vnc"),
         ("vnc_port", vnc_server.port, "fake_driver"),

@@ -6,6 +6,7 @@ import time
 import urllib.parse
 import uuid
 
+import pytest
 import requests
 import sqlalchemy as sa
 
@@ -16,7 +17,7 @@ from nova.console import websocketproxy
 from nova.db import engines
 from nova.db.main import models
 from tests.fixtures.vnc_server import BANNER
-from tests.functional.console.conftest import WEB_PAGE
+from tests.functional.console.conftest import COMPUTE_HOST, WEB_PAGE
 from tests.functional.console.websocket_client import open_websocket
 
 
@@ -24,7 +25,10 @@ def _port(proxy) -> int:
     return proxy.server_address[1]
 
 
-def _instance(cloud, host="compute-1"):
+def _instance(cloud, compute=None):
+    """An instance of cell1 on COMPUTE_HOST, a guest of ``compute``'s
+    fake driver when given."""
+    host = COMPUTE_HOST
     context = nova_context.get_admin_context()
     flavor = objects.Flavor.get_by_flavor_id(context, "1")
     with nova_context.target_cell(context, cloud["cells"]["cell1"]) as cctxt:
@@ -34,23 +38,26 @@ def _instance(cloud, host="compute-1"):
             instance_type_id=flavor.id, display_name="s1",
         )  # fmt: skip
         instance.create()
+    if compute is not None:
+        compute.driver.spawn(cctxt, instance, None, [], None, {})
     return instance
 
 
-def _token(instance, vnc_server, ttl=600, console_type="novnc", base=None):
+def _token(instance, vnc_server, ttl=600, console_type="novnc", port=None):
     token = objects.ConsoleAuthToken(
         instance._context,
         console_type=console_type,
         host=vnc_server.host,
-        port=vnc_server.port,
+        port=port or vnc_server.port,
         instance_uuid=instance.uuid,
-        access_url_base=base or "http://127.0.0.1:6080/vnc_auto.html",
+        access_url_base="http://127.0.0.1:6080/vnc_auto.html",
     )
     return token, token.authorize(ttl)
 
 
-def test_fresh_token_reaches_the_rfb_banner(proxy, cell_conf, vnc_server):
-    instance = _instance(cell_conf)
+@pytest.mark.rabbitmq
+def test_fresh_token_reaches_the_rfb_banner(proxy, cell_conf, compute, vnc_server):
+    instance = _instance(cell_conf, compute)
     _, token = _token(instance, vnc_server)
     port = _port(proxy)
     ws = open_websocket(
@@ -83,8 +90,9 @@ def test_token_is_stored_only_hashed(cell_conf, vnc_server):
     )
 
 
-def test_refusals(proxy, cell_conf, vnc_server):
-    instance = _instance(cell_conf)
+@pytest.mark.rabbitmq
+def test_refusals(proxy, cell_conf, compute, vnc_server):
+    instance = _instance(cell_conf, compute)
     port = _port(proxy)
     own_origin = f"http://127.0.0.1:{port}"
 
@@ -112,6 +120,13 @@ def test_refusals(proxy, cell_conf, vnc_server):
     # A token of another console type.
     _, spice = _token(instance, vnc_server, console_type="spice-html5")
     assert status(spice) == 403
+    # Not where the compute host says the instance's console is.
+    _, elsewhere = _token(instance, vnc_server, port=vnc_server.port + 1)
+    assert status(elsewhere) == 403
+    # The guest is gone from its hypervisor.
+    other = _instance(cell_conf)
+    _, ghost = _token(other, vnc_server)
+    assert status(ghost) == 403
     # Reused after its instance was deleted.
     objects.ConsoleAuthToken.clean_console_auths_for_instance(
         instance._context, instance.uuid

@@ -60,12 +60,13 @@ def _browser_missing() -> str | None:
 
 
 @pytest.fixture
-def novncproxy(nova_conf, tmp_path):
-    """The ``nova-novncproxy`` console script serving cell1 on a free port."""
+def novncproxy(nova_conf, compute, tmp_path):
+    """The ``nova-novncproxy`` console script serving cell1 on a free port
+    (it asks cell1's compute over cell1's queue where consoles are)."""
     (port,) = free_ports(1)
     conf = tmp_path / "nova-cell1.conf"
     conf.write_text(
-        f"[DEFAULT]\nweb = {NOVNC}\n"
+        f"[DEFAULT]\nweb = {NOVNC}\ntransport_url = {CONF.transport_url}\n"
         f"[database]\nconnection = {nova_conf['urls']['cell1']}\n"
         f"[vnc]\nnovncproxy_host = 127.0.0.1\nnovncproxy_port = {port}\n"
     )
