@@ -20,6 +20,8 @@ import http.cookies
 import re
 import socket
 import socketserver
+import threading
+import time
 import urllib.parse
 from http.server import HTTPServer
 
@@ -60,7 +62,7 @@ class NovaProxyRequestHandler(websocketproxy.ProxyRequestHandler):
     """Serves the web client, checks WebSocket upgrades, proxies consoles."""
 
     def __init__(self, *args, **kwargs) -> None:
-        self._console_target: tuple[str, int] | None = None
+        self._console: objects.ConsoleAuthToken | None = None
         super().__init__(*args, **kwargs)
 
     # -- the web client --------------------------------------------------
@@ -171,13 +173,13 @@ class NovaProxyRequestHandler(websocketproxy.ProxyRequestHandler):
             token.host,
             token.port,
         )
-        self._console_target = (token.host, token.port)
+        self._console = token
         websocketserver.WebSocketRequestHandlerMixIn.handle_upgrade(self)
 
     # -- proxying ----------------------------------------------------------
 
     def new_websocket_client(self) -> None:
-        host, port = self._console_target
+        host, port = self._console.host, self._console.port
         try:
             target = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT)
         except OSError as exc:
@@ -185,14 +187,31 @@ class NovaProxyRequestHandler(websocketproxy.ProxyRequestHandler):
             raise self.CClose(1011, "Failed to connect to the console") from exc
         target.settimeout(None)
         target.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        session_timer = None
+        if CONF.consoleauth.enforce_session_timeout:
+            # Cutting the console side ends the proxy loop, which then
+            # closes the browser's WebSocket.
+            session_timer = threading.Timer(
+                max(0.0, self._console.expires - time.time()),
+                _shut_down,
+                (target,),
+            )
+            session_timer.daemon = True
+            session_timer.start()
         try:
             self.do_proxy(target)
         finally:
-            try:
-                target.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+            if session_timer is not None:
+                session_timer.cancel()
+            _shut_down(target)
             target.close()
+
+
+def _shut_down(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass  # already closed by the other side
 
 
 class NovaWebSocketProxy(socketserver.ThreadingMixIn, HTTPServer):

@@ -77,6 +77,25 @@ def test_fresh_token_reaches_the_rfb_banner(proxy, cell_conf, compute, vnc_serve
         again.close()
 
 
+@pytest.mark.rabbitmq
+def test_session_ends_when_its_token_expires(proxy, cell_conf, compute, vnc_server):
+    instance = _instance(cell_conf, compute)
+    _, token = _token(instance, vnc_server, ttl=3)
+    CONF.set_override("enforce_session_timeout", True, group="consoleauth")
+    try:
+        ws = open_websocket("127.0.0.1", _port(proxy), f"/?token={token}")
+        try:
+            assert ws.read_binary(len(BANNER)) == BANNER
+            started = time.monotonic()
+            with pytest.raises(ConnectionError, match="closed"):
+                ws.read_binary(1)
+            assert time.monotonic() - started < 10
+        finally:
+            ws.close()
+    finally:
+        CONF.clear_override("enforce_session_timeout", group="consoleauth")
+
+
 def test_token_is_stored_only_hashed(cell_conf, vnc_server):
     instance = _instance(cell_conf)
     stored, token = _token(instance, vnc_server)
