@@ -22,9 +22,21 @@ from tests.functional.api.conftest import (  # noqa: F401  (fixtures)
     nova_conf,
     parsed_conf,
 )
+from tests.functional.api.test_servers import _in_cell
 
 COMPUTE_HOST = "compute-1"
 WEB_PAGE = b"<html><body>noVNC stand-in</body></html>"
+
+
+def console_instance(cloud, compute=None, **values):
+    """A server in cell1 on COMPUTE_HOST (mapped, of the demo project), a
+    guest of ``compute``'s fake driver when given."""
+    values.setdefault("host", COMPUTE_HOST)
+    values.setdefault("node", values["host"])
+    instance = _in_cell(cloud, "cell1", **values)
+    if compute is not None:
+        compute.driver.spawn(instance._context, instance, None, [], None, {})
+    return instance
 
 
 @pytest.fixture

@@ -10,37 +10,19 @@ import uuid
 
 import pytest
 
-from nova import context as nova_context
-from nova import objects
 from nova.api.metadata import password
 from nova.conf import CONF
 from tests.fixtures.vnc_server import BANNER
-from tests.functional.console.conftest import COMPUTE_HOST
+from tests.functional.console.conftest import COMPUTE_HOST, console_instance
 from tests.functional.console.websocket_client import open_websocket
 
 ADMIN = "admin:admin"
 
 
 def _server(cloud, compute=None, host=COMPUTE_HOST, project="demo"):
-    """A server of ``project`` in cell1 on ``host``, running on the fake
-    driver of ``compute``."""
-    cell = cloud["cells"]["cell1"]
-    context = nova_context.get_admin_context()
-    flavor = objects.Flavor.get_by_flavor_id(context, "1")
-    with nova_context.target_cell(context, cell) as cctxt:
-        instance = objects.Instance(
-            cctxt, uuid=str(uuid.uuid4()), project_id=project, user_id=project,
-            display_name="s1", vm_state="active", power_state=1, host=host,
-            node=host, flavor=flavor, instance_type_id=flavor.id,
-        )  # fmt: skip
-        instance.create()
-    objects.InstanceMapping(
-        context, instance_uuid=instance.uuid, cell_mapping=cell,
-        project_id=project, user_id=project, queued_for_delete=False,
-    ).create()  # fmt: skip
-    if compute is not None:
-        compute.driver.spawn(cctxt, instance, None, [], None, {})
-    return instance
+    return console_instance(
+        cloud, compute, host=host, node=host, project=project, display_name="s1"
+    )
 
 
 def _console_body(protocol="vnc", console_type="novnc"):

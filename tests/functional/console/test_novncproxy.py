@@ -10,14 +10,13 @@ import pytest
 import requests
 import sqlalchemy as sa
 
-from nova import context as nova_context
 from nova import objects
 from nova.conf import CONF
 from nova.console import websocketproxy
 from nova.db import engines
 from nova.db.main import models
 from tests.fixtures.vnc_server import BANNER
-from tests.functional.console.conftest import COMPUTE_HOST, WEB_PAGE
+from tests.functional.console.conftest import WEB_PAGE, console_instance
 from tests.functional.console.websocket_client import open_websocket
 
 
@@ -26,21 +25,7 @@ def _port(proxy) -> int:
 
 
 def _instance(cloud, compute=None):
-    """An instance of cell1 on COMPUTE_HOST, a guest of ``compute``'s
-    fake driver when given."""
-    host = COMPUTE_HOST
-    context = nova_context.get_admin_context()
-    flavor = objects.Flavor.get_by_flavor_id(context, "1")
-    with nova_context.target_cell(context, cloud["cells"]["cell1"]) as cctxt:
-        instance = objects.Instance(
-            cctxt, uuid=str(uuid.uuid4()), project_id="demo", user_id="demo",
-            vm_state="active", power_state=1, host=host, node=host, flavor=flavor,
-            instance_type_id=flavor.id, display_name="s1",
-        )  # fmt: skip
-        instance.create()
-    if compute is not None:
-        compute.driver.spawn(cctxt, instance, None, [], None, {})
-    return instance
+    return console_instance(cloud, compute)
 
 
 def _token(instance, vnc_server, ttl=600, console_type="novnc", port=None):

@@ -7,6 +7,8 @@ import os
 import socket
 import struct
 
+from tests.fixtures.vnc_server import read_exact
+
 
 class Handshake:
     def __init__(self, status: int, sock: socket.socket | None) -> None:
@@ -28,25 +30,15 @@ class Handshake:
             self.sock.close()
 
 
-def _read_exact(sock: socket.socket, size: int) -> bytes:
-    data = b""
-    while len(data) < size:
-        chunk = sock.recv(size - len(data))
-        if not chunk:
-            raise ConnectionError("connection closed")
-        data += chunk
-    return data
-
-
 def _read_frame(sock: socket.socket) -> tuple[int, bytes]:
-    first, second = _read_exact(sock, 2)
+    first, second = read_exact(sock, 2)
     length = second & 0x7F
     if length == 126:
-        (length,) = struct.unpack(">H", _read_exact(sock, 2))
+        (length,) = struct.unpack(">H", read_exact(sock, 2))
     elif length == 127:
-        (length,) = struct.unpack(">Q", _read_exact(sock, 8))
+        (length,) = struct.unpack(">Q", read_exact(sock, 8))
     # Frames from a server are never masked.
-    return first & 0x0F, _read_exact(sock, length)
+    return first & 0x0F, read_exact(sock, length)
 
 
 def open_websocket(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import http.client
 import http.server
 import json
@@ -12,10 +13,10 @@ import uuid
 import pytest
 import requests
 
-from nova import context as nova_context
 from nova import objects
 from nova.api.metadata import handler, vendordata, wsgi_app
 from nova.conf import CONF
+from tests.functional.api.test_servers import _in_cell
 from tests.functional.metadata.conftest import WSGIServer
 
 SECRET = "s3cr3t-shared-with-neutron"
@@ -54,34 +55,17 @@ NETWORK_INFO = [
 
 
 def _instance(cloud, project="demo", user_data=USER_DATA, **values):
-    cell = cloud["cells"]["cell1"]
-    context = nova_context.get_admin_context()
-    flavor = objects.Flavor.get_by_flavor_id(context, "1")
+    """An instance of ``project`` in cell1 with everything metadata shows."""
     fields = dict(
-        uuid=str(uuid.uuid4()), project_id=project, user_id=project,
         display_name="web 1", hostname="web-1", launch_index=0,
-        vm_state="active", task_state=None, power_state=1,
-        host="compute-1", node="compute-1", flavor=flavor,
         image_ref="6b7f2c1e-8d3a-4c55-b1a0-2f4e6d8c0a11",
-        instance_type_id=flavor.id, availability_zone="nova",
-        reservation_id="r-abcd1234", key_name="demo-key", key_data=KEY,
-        metadata={"role": "web"},
+        availability_zone="nova", reservation_id="r-abcd1234",
+        key_name="demo-key", key_data=KEY, metadata={"role": "web"},
         user_data=base64.b64encode(user_data).decode() if user_data else None,
         info_cache=objects.InstanceInfoCache(network_info=NETWORK_INFO),
     )  # fmt: skip
     fields.update(values)
-    with nova_context.target_cell(context, cell) as cctxt:
-        instance = objects.Instance(cctxt, **fields)
-        instance.create()
-    objects.InstanceMapping(
-        context,
-        instance_uuid=instance.uuid,
-        cell_mapping=cell,
-        project_id=project,
-        user_id=project,
-        queued_for_delete=False,
-    ).create()
-    return instance
+    return _in_cell(cloud, "cell1", project=project, **fields)
 
 
 class MetadataClient:
@@ -113,29 +97,41 @@ def _signed(instance) -> dict[str, str]:
     }
 
 
-def _override(overrides):
+def _behind_proxy(cache_expiration: int) -> list[tuple]:
+    return [
+        ("service_metadata_proxy", True, "neutron"),
+        ("metadata_proxy_shared_secret", SECRET, "neutron"),
+        ("metadata_cache_expiration", cache_expiration, "api"),
+    ]
+
+
+@contextlib.contextmanager
+def _overridden(overrides):
     for name, value, group in overrides:
         CONF.set_override(name, value, group=group)
+    try:
+        yield
+    finally:
+        for name, _, group in overrides:
+            CONF.clear_override(name, group=group)
 
 
-def _clear(overrides):
-    for name, _, group in overrides:
-        CONF.clear_override(name, group=group)
+@contextlib.contextmanager
+def _serving(overrides):
+    """The metadata API over HTTP with these option overrides."""
+    with _overridden(overrides):
+        server = WSGIServer(wsgi_app.build_app(CONF))
+        try:
+            yield MetadataClient(server.url)
+        finally:
+            server.stop()
 
 
 @pytest.fixture
 def metadata_server(nova_conf, flavor):
     """The metadata API behind the Neutron proxy, no caching."""
-    overrides = [
-        ("service_metadata_proxy", True, "neutron"),
-        ("metadata_proxy_shared_secret", SECRET, "neutron"),
-        ("metadata_cache_expiration", 0, "api"),
-    ]
-    _override(overrides)
-    server = WSGIServer(wsgi_app.build_app(CONF))
-    yield MetadataClient(server.url)
-    server.stop()
-    _clear(overrides)
+    with _serving(_behind_proxy(cache_expiration=0)) as client:
+        yield client
 
 
 @pytest.fixture
@@ -267,9 +263,8 @@ def test_vendor_data_static_and_dynamic(md, nova_conf, tmp_path, vendor_service)
         ("vendordata_jsonfile_path", str(static), "api"),
         ("vendordata_dynamic_targets", [f"hello@{vendor_service}"], "api"),
     ]
-    _override(overrides)
     vendordata.reset()
-    try:
+    with _overridden(overrides):
         instance = _instance(nova_conf)
         vd = md.get("/openstack/latest/vendor_data.json", instance)
         assert vd.json() == {"cloud": "ours", "tier": 2}
@@ -279,9 +274,7 @@ def test_vendor_data_static_and_dynamic(md, nova_conf, tmp_path, vendor_service)
         assert sent["instance-id"] == instance.uuid
         assert sent["project-id"] == "demo"
         assert sent["hostname"] == "web-1"
-    finally:
-        _clear(overrides)
-        vendordata.reset()
+    vendordata.reset()
 
 
 def test_dynamic_vendor_data_failure_is_left_out(md, nova_conf):
@@ -289,13 +282,10 @@ def test_dynamic_vendor_data_failure_is_left_out(md, nova_conf):
         ("vendordata_providers", ["DynamicJSON"], "api"),
         ("vendordata_dynamic_targets", ["gone@http://127.0.0.1:9/x"], "api"),
     ]
-    _override(overrides)
-    try:
+    with _overridden(overrides):
         instance = _instance(nova_conf)
         assert md.get("/openstack/latest/vendor_data2.json", instance).json() == {}
         assert md.get("/openstack/latest/vendor_data.json", instance).json() == {}
-    finally:
-        _clear(overrides)
 
 
 def test_password_is_posted_once(md, nova_conf):
@@ -441,11 +431,8 @@ def by_address(nova_conf, flavor):
         ("use_forwarded_for", True, "api"),
         ("metadata_cache_expiration", 0, "api"),
     ]
-    _override(overrides)
-    server = WSGIServer(wsgi_app.build_app(CONF))
-    yield MetadataClient(server.url)
-    server.stop()
-    _clear(overrides)
+    with _serving(overrides) as client:
+        yield client
 
 
 def test_instance_found_by_fixed_ip(by_address, nova_conf):
@@ -471,10 +458,7 @@ def test_instance_found_by_fixed_ip(by_address, nova_conf):
 
 def test_metadata_is_cached(md, nova_conf):
     instance = _instance(nova_conf)
-    CONF.set_override("metadata_cache_expiration", 300, group="api")
-    server = WSGIServer(wsgi_app.build_app(CONF))
-    try:
-        client = MetadataClient(server.url)
+    with _serving(_behind_proxy(cache_expiration=300)) as client:
         path = "/openstack/latest/meta_data.json"
         assert client.get(path, instance).json()["meta"] == {"role": "web"}
         instance.metadata = {"role": "db"}
@@ -482,8 +466,6 @@ def test_metadata_is_cached(md, nova_conf):
         assert client.get(path, instance).json()["meta"] == {"role": "web"}
         # The uncached server sees the change at once.
         assert md.get(path, instance).json()["meta"] == {"role": "db"}
-    finally:
-        server.stop()
 
 
 def test_local_metadata_per_cell(md, nova_conf):

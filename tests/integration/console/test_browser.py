@@ -17,18 +17,15 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 import requests
 
-from nova import context as nova_context
-from nova import objects
 from nova.conf import CONF
 from nova.launcher.ports import free_ports
 from tests.fixtures.databases import skip_or_fail
-from tests.functional.console.conftest import COMPUTE_HOST
+from tests.functional.console.conftest import console_instance
 
 pytestmark = [
     pytest.mark.parametrize("cloud_databases", ["sqlite"], indirect=True),
@@ -104,26 +101,6 @@ def novncproxy(nova_conf, compute, tmp_path):
     assert process.wait(timeout=30) == 0
 
 
-def _server(cloud, compute) -> str:
-    cell = cloud["cells"]["cell1"]
-    context = nova_context.get_admin_context()
-    flavor = objects.Flavor.get_by_flavor_id(context, "1")
-    with nova_context.target_cell(context, cell) as cctxt:
-        instance = objects.Instance(
-            cctxt, uuid=str(uuid.uuid4()), project_id="demo", user_id="demo",
-            display_name="s1", vm_state="active", power_state=1,
-            host=COMPUTE_HOST, node=COMPUTE_HOST, flavor=flavor,
-            instance_type_id=flavor.id,
-        )  # fmt: skip
-        instance.create()
-    objects.InstanceMapping(
-        context, instance_uuid=instance.uuid, cell_mapping=cell,
-        project_id="demo", user_id="demo", queued_for_delete=False,
-    ).create()  # fmt: skip
-    compute.driver.spawn(cctxt, instance, None, [], None, {})
-    return instance.uuid
-
-
 def _console_url_show(api_url: str, server_id: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OS_")}
     done = subprocess.run(
@@ -168,7 +145,7 @@ def test_console_url_from_the_cli_connects_in_a_browser(
         skip_or_fail(reason)
     from selenium.webdriver.support.ui import WebDriverWait
 
-    server_id = _server(nova_conf, compute)
+    server_id = console_instance(nova_conf, compute, display_name="s1").uuid
     console = _console_url_show(api.base_url, server_id)
     proxy_url, log = novncproxy
     assert console["type"] == "novnc"
