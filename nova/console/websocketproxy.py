@@ -113,8 +113,9 @@ class NovaProxyRequestHandler(websocketproxy.ProxyRequestHandler):
     def authorize_console(self) -> objects.ConsoleAuthToken:
         """The console this connection may open.
 
-        :raises ConsoleRefused: bad origin, unknown or expired token, or an
-            instance that is gone or has no host.
+        :raises ConsoleRefused: bad origin, unknown or expired token, an
+            instance that is gone or has no host, or whose host puts its
+            console elsewhere (or does not answer).
         """
         context = nova_context.get_admin_context()
         try:
