@@ -59,12 +59,14 @@ def open_websocket(
     if origin is not None:
         lines.append(f"Origin: {origin}")
     sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    # Byte by byte: the first frame may follow the headers in the same
+    # segment and must stay in the socket for read_binary.
     response = b""
-    while b"\r\n\r\n" not in response:
-        chunk = sock.recv(4096)
-        if not chunk:
+    while not response.endswith(b"\r\n\r\n"):
+        byte = sock.recv(1)
+        if not byte:
             break
-        response += chunk
+        response += byte
     status = int(response.split(b" ", 2)[1])
     if status != 101:
         sock.close()
