@@ -572,3 +572,27 @@ class HostUptimeNotSupported(NovaException):
 
 class InstanceIsLocked(Conflict):
     msg_fmt = "Instance %(instance_uuid)s is locked"
+
+
+class VendorDataUnavailable(NovaException):
+    msg_fmt = "Dynamic vendor data target %(target)s did not answer."
+    code = 503
+
+
+class InvalidToken(NotFound):
+    # The token itself is a secret: it never appears in the message.
+    msg_fmt = "The console token is invalid or has expired."
+
+
+class ConsoleTypeInvalid(Invalid):
+    msg_fmt = "Invalid console type %(console_type)s"
+
+
+class InstanceNotReady(Invalid):
+    msg_fmt = "Instance %(instance_id)s has not been scheduled to a host yet."
+    code = 409
+
+
+class ConsoleDetailsNotAccessible(NovaException):
+    msg_fmt = "The requested console type details are not accessible"
+    code = 401

@@ -39,6 +39,7 @@ BUILD_EVENT = "compute_build_and_run_instance"
 TERMINATE_EVENT = "compute_terminate_instance"
 # Used when [DEFAULT] update_resources_interval is 0.
 DEFAULT_RESOURCES_INTERVAL = 60
+CONSOLE_TOKEN_CLEANUP_INTERVAL = 600
 
 
 class _InstanceLocks:
@@ -85,7 +86,7 @@ def _hard_policy_group(request_spec):
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.2")
+    target = oslo_messaging.Target(version="1.3")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -125,7 +126,12 @@ class ComputeManager(manager.Manager):
         tasks = [
             manager.PeriodicTask(
                 "update_available_resource", self._update_resources, interval
-            )
+            ),
+            manager.PeriodicTask(
+                "cleanup_expired_console_auth_tokens",
+                self._cleanup_expired_console_auth_tokens,
+                CONSOLE_TOKEN_CLEANUP_INTERVAL,
+            ),
         ]
         if CONF.sync_power_state_interval > 0:
             tasks.append(
@@ -160,6 +166,11 @@ class ComputeManager(manager.Manager):
         """
         self.rt.set_status_trait(context, not enabled)
         return "enabled" if enabled else "disabled"
+
+    @staticmethod
+    def _cleanup_expired_console_auth_tokens(context) -> None:
+        # Expired tokens are refused anyway; this only keeps the table small.
+        objects.ConsoleAuthToken.clean_expired_console_auths(context)
 
     def _recover_instances(self, context) -> None:
         """Settle instances a previous run of this service left mid-task.
@@ -454,6 +465,20 @@ class ComputeManager(manager.Manager):
                 event.get("instance_uuid"),
             )
 
+    # -- consoles -----------------------------------------------------------
+
+    @oslo_messaging.expected_exceptions(
+        exception.InstanceNotFound, exception.ConsoleTypeUnavailable
+    )
+    def get_vnc_console(self, context, instance, console_type: str) -> dict:
+        """Where the instance's VNC server listens (``host``, ``port``)."""
+        if not CONF.vnc.enabled:
+            raise exception.ConsoleTypeUnavailable(console_type=console_type)
+        if instance.host != self.host:
+            raise exception.InstanceNotFound(instance_id=instance.uuid)
+        console = self.driver.get_vnc_console(context, instance)
+        return {"host": console["host"], "port": int(console["port"])}
+
     # -- delete -------------------------------------------------------------
 
     def terminate_instance(self, context, instance, bdms=None) -> None:
@@ -467,6 +492,10 @@ class ComputeManager(manager.Manager):
 
     def _delete_instance(self, context, instance) -> None:
         self.driver.destroy(context, instance)
+        # Its console URLs die with it.
+        objects.ConsoleAuthToken.clean_console_auths_for_instance(
+            context, instance.uuid
+        )
         instance.vm_state = vm_states.DELETED
         instance.task_state = None
         instance.power_state = power_state.NOSTATE

@@ -10,6 +10,7 @@ Version history:
   1.2 - stop_instance, start_instance, reboot_instance, pause_instance,
         unpause_instance, suspend_instance, resume_instance,
         get_console_output
+  1.3 - get_vnc_console
 """
 
 from __future__ import annotations
@@ -148,3 +149,10 @@ class ComputeAPI(rpc.RPCAPI):
         ).call(
             context, "get_console_output", instance=instance, tail_length=tail_length
         )
+
+    def get_vnc_console(self, context, instance, console_type: str) -> dict:
+        """``{"host", "port"}`` of the instance's VNC server, as the console
+        proxy reaches it, asked of the instance's host."""
+        return self.prepare(
+            context, server=_compute_host(None, instance), version="1.3"
+        ).call(context, "get_vnc_console", instance=instance, console_type=console_type)

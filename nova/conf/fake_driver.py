@@ -23,6 +23,12 @@ fake_driver_opts = [
         "hypervisor would: builds are rescheduled to their alternates. "
         "For testing reschedules; only the fake driver reads it.",
     ),
+    cfg.PortOpt(
+        "vnc_port",
+        default=6969,
+        help="Port the fake guests' VNC console is said to listen on, at "
+        "``[vnc] server_proxyclient_address``.",
+    ),
 ]
 
 

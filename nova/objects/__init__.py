@@ -14,6 +14,7 @@ OBJECT_MODULES = (
     "build_request",
     "cell_mapping",
     "compute_node",
+    "console_auth_token",
     "flavor",
     "host_mapping",
     "image_meta",

@@ -34,15 +34,6 @@ class LifecycleEvent:
     power_state: int
 
 
-@dataclasses.dataclass(frozen=True)
-class ConsoleVNC:
-    """Where the VNC server of a guest listens, on the compute host."""
-
-    host: str
-    port: int
-    internal_access_path: str | None = None
-
-
 class ComputeDriver:
     """Base class of virt drivers; every method raises NotImplementedError
     until a driver implements it."""
@@ -137,7 +128,13 @@ class ComputeDriver:
     def manage_image_cache(self, context, all_instances) -> None:
         """Drop cached images none of ``all_instances`` (this host's) uses."""
 
-    def get_vnc_console(self, context, instance) -> ConsoleVNC:
+    def get_vnc_console(self, context, instance) -> dict[str, Any]:
+        """Where the guest's VNC server listens, as the console proxy
+        reaches it: ``{"host": address, "port": port}``.
+
+        :raises InstanceNotFound: the hypervisor has no such guest.
+        :raises ConsoleTypeUnavailable: the guest has no VNC server.
+        """
         raise NotImplementedError()
 
 

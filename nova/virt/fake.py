@@ -158,6 +158,12 @@ class FakeDriver(driver.ComputeDriver):
         self._guest(instance)
         return "FAKE CONSOLE OUTPUT\n"
 
-    def get_vnc_console(self, context, instance) -> driver.ConsoleVNC:
+    def get_vnc_console(self, context, instance) -> dict:
+        # No VNC server runs here; tests that need one start their own and
+        # point [vnc] server_proxyclient_address and [fake_driver] vnc_port
+        # at it.
         self._guest(instance)
-        return driver.ConsoleVNC(host=CONF.my_ip, port=6969)
+        return {
+            "host": CONF.vnc.server_proxyclient_address,
+            "port": CONF.fake_driver.vnc_port,
+        }

@@ -4,6 +4,7 @@ import pytest
 
 from nova import exception, objects
 from nova.compute import power_state
+from nova.conf import CONF
 from nova.virt import driver, fake
 
 objects.register_all()
@@ -44,7 +45,10 @@ def test_guest_lifecycle():
         action()
         assert virt.get_info(instance).state == state
     assert "FAKE CONSOLE OUTPUT" in virt.get_console_output(None, instance)
-    assert virt.get_vnc_console(None, instance).port
+    assert virt.get_vnc_console(None, instance) == {
+        "host": CONF.vnc.server_proxyclient_address,
+        "port": CONF.fake_driver.vnc_port,
+    }
     virt.destroy(None, instance)
     virt.destroy(None, instance)
     with pytest.raises(exception.InstanceNotFound):

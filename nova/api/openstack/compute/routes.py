@@ -8,6 +8,7 @@ under ``/v2.1`` are also reachable as ``/v2.1/{project_id}/...``.
 from nova.api.openstack.compute import (
     aggregates,
     availability_zone,
+    console_auth_tokens,
     extension_info,
     flavor_access,
     flavor_extra_specs,
@@ -20,11 +21,13 @@ from nova.api.openstack.compute import (
     migrations,
     quota_classes,
     quota_sets,
+    remote_consoles,
     removed,
     server_actions,
     server_external_events,
     server_groups,
     server_metadata,
+    server_password,
     server_tags,
     servers,
     services,
@@ -104,6 +107,10 @@ ROUTES = {
     },
     f"{V21}/os-migrations": {"GET": migrations.index},
     f"{V21}/os-server-external-events": {"POST": server_external_events.create},
+    f"{V21}/os-console-auth-tokens/{{console_token}}": {
+        "GET": console_auth_tokens.show,
+        "DELETE": console_auth_tokens.delete,
+    },
     f"{V21}/os-services": {"GET": services.index},
     f"{V21}/os-services/{{service_id}}": {
         "PUT": services.update,
@@ -147,6 +154,11 @@ ROUTES = {
     # Removed upstream: 410 Gone.
     **removed.routes(V21),
     f"{V21}/servers/{{server_id}}/action": {"POST": server_actions.action},
+    f"{V21}/servers/{{server_id}}/os-server-password": {
+        "GET": server_password.show,
+        "DELETE": server_password.clear,
+    },
+    f"{V21}/servers/{{server_id}}/remote-consoles": {"POST": remote_consoles.create},
 }
 
 # Served without a token: clients discover the API before authenticating.

@@ -1,0 +1,342 @@
+"""What the metadata API serves about one instance, in both formats.
+
+:class:`InstanceMetadata` is built once per instance (and cached by the
+handler); :meth:`InstanceMetadata.lookup` answers a path below ``/`` (EC2)
+or ``/openstack`` with the data at that path: a dict (a directory, listed),
+a string or bytes (a file), or ``None`` (nothing there).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+import netaddr
+
+import nova.conf
+from nova import exception
+from nova.api.metadata import password, vendordata
+
+CONF = nova.conf.CONF
+
+# EC2 versions, oldest first; each adds keys to meta-data.
+EC2_VERSIONS = (
+    "1.0",
+    "2007-01-19",
+    "2007-03-01",
+    "2007-08-29",
+    "2007-10-10",
+    "2007-12-15",
+    "2008-02-01",
+    "2008-09-01",
+    "2009-04-04",
+)
+# OpenStack versions, oldest first, and the one each file appeared in.
+OPENSTACK_VERSIONS = (
+    "2012-08-10",
+    "2013-04-04",
+    "2013-10-17",
+    "2015-10-15",
+    "2016-06-30",
+    "2016-10-06",
+    "2017-02-22",
+    "2018-08-27",
+    "2020-10-14",
+)
+LATEST = "latest"
+FOLSOM = "2012-08-10"
+GRIZZLY = "2013-04-04"
+HAVANA = "2013-10-17"
+LIBERTY = "2015-10-15"
+NEWTON_TWO = "2016-10-06"
+
+MD_JSON = "meta_data.json"
+VD_JSON = "vendor_data.json"
+VD2_JSON = "vendor_data2.json"
+NW_JSON = "network_data.json"
+USER_DATA = "user_data"
+PASSWORD = "password"
+
+
+def _version_at_least(version: str, minimum: str) -> bool:
+    # "latest" is newer than any date; dates compare as strings.
+    return version == LATEST or version >= minimum
+
+
+def ec2_instance_id(instance) -> str:
+    """The EC2 id of the instance (``i-`` and its database id in hex)."""
+    return f"i-{instance.id:08x}"
+
+
+def ec2_image_id(image_ref: str | None, kind: str = "ami") -> str | None:
+    """An EC2-style id for a Glance image: the kind and the first 8 hex
+    digits of its uuid, stable for the image."""
+    if not image_ref:
+        return None
+    return f"{kind}-{image_ref.replace('-', '')[:8]}"
+
+
+def _fixed_ips(network_info: list[dict]) -> list[dict]:
+    return [
+        ip
+        for vif in network_info
+        for subnet in (vif.get("network") or {}).get("subnets", [])
+        for ip in subnet.get("ips", [])
+        if ip.get("type", "fixed") == "fixed"
+    ]
+
+
+def fixed_ip_addresses(network_info: list[dict]) -> list[str]:
+    """The fixed addresses of the instance's VIFs, in VIF order."""
+    return [ip["address"] for ip in _fixed_ips(network_info)]
+
+
+def _floating_ip_addresses(network_info: list[dict]) -> list[str]:
+    return [
+        floating["address"]
+        for ip in _fixed_ips(network_info)
+        for floating in ip.get("floating_ips", [])
+    ]
+
+
+class InstanceMetadata:
+    """The metadata of one instance, as of the moment it was built."""
+
+    def __init__(self, instance) -> None:
+        self.instance = instance
+        self.uuid = instance.uuid
+        self.project_id = instance.project_id
+        self.network_info = list(
+            (instance.info_cache.network_info if instance.info_cache else None) or []
+        )
+        self.user_data = (
+            base64.b64decode(instance.user_data) if instance.user_data else None
+        )
+        self.password = password.extract_password(instance)
+        self.vendordata = vendordata.VendorData(instance)
+        self._openstack_files: dict[str, Callable[[str], Any]] = {
+            MD_JSON: self._meta_data_json,
+            USER_DATA: lambda version: self.user_data,
+            PASSWORD: lambda version: self.password or "",
+            VD_JSON: lambda version: json.dumps(self.vendordata.static()),
+            NW_JSON: lambda version: json.dumps(self.network_data()),
+            VD2_JSON: lambda version: json.dumps(self.vendordata.dynamic()),
+        }
+
+    # -- shared ----------------------------------------------------------
+
+    @property
+    def hostname(self) -> str:
+        hostname = self.instance.hostname or ""
+        if CONF.api.dhcp_domain:
+            return f"{hostname}.{CONF.api.dhcp_domain}"
+        return hostname
+
+    def _public_keys(self) -> dict[str, str]:
+        if not self.instance.key_name or not self.instance.key_data:
+            return {}
+        return {self.instance.key_name: self.instance.key_data}
+
+    # -- OpenStack format ------------------------------------------------
+
+    def _openstack_file_names(self, version: str) -> list[str]:
+        names = [MD_JSON]
+        if self.user_data is not None:
+            names.append(USER_DATA)
+        if _version_at_least(version, GRIZZLY):
+            names.append(PASSWORD)
+        if _version_at_least(version, HAVANA):
+            names.append(VD_JSON)
+        if _version_at_least(version, LIBERTY):
+            names.append(NW_JSON)
+        if _version_at_least(version, NEWTON_TWO):
+            names.append(VD2_JSON)
+        return names
+
+    def _meta_data_json(self, version: str) -> str:
+        instance = self.instance
+        public_keys = self._public_keys()
+        body: dict[str, Any] = {
+            "uuid": instance.uuid,
+            "name": instance.display_name,
+            "hostname": self.hostname,
+            "launch_index": instance.launch_index,
+            "availability_zone": instance.availability_zone,
+            "meta": dict(instance.metadata),
+            # Fresh entropy for guests that boot with little of their own.
+            "random_seed": base64.b64encode(os.urandom(512)).decode(),
+            "project_id": instance.project_id,
+        }
+        if public_keys:
+            body["public_keys"] = public_keys
+            body["keys"] = [
+                {"name": name, "type": "ssh", "data": data}
+                for name, data in public_keys.items()
+            ]
+        if _version_at_least(version, "2017-02-22"):
+            # Tagged devices are not recorded here, so there are none.
+            body["devices"] = []
+        if _version_at_least(version, "2020-10-14"):
+            body["dedicated_cpus"] = []
+        return json.dumps(body)
+
+    def network_data(self) -> dict[str, list]:
+        """``network_data.json``: links, networks and DNS services from the
+        instance's network info."""
+        links, networks, services = [], [], []
+        for vif in self.network_info:
+            network = vif.get("network") or {}
+            link_id = vif.get("devname") or f"tap{vif.get('id', '')[:11]}"
+            links.append(
+                {
+                    "id": link_id,
+                    "vif_id": vif.get("id"),
+                    "type": vif.get("type") or "ethernet",
+                    "mtu": (network.get("meta") or {}).get("mtu"),
+                    "ethernet_mac_address": vif.get("address"),
+                }
+            )
+            for subnet in network.get("subnets", []):
+                version = subnet.get("version", 4)
+                for ip in subnet.get("ips", []):
+                    if ip.get("type", "fixed") != "fixed":
+                        continue
+                    entry = {
+                        "id": f"network{len(networks)}",
+                        "link": link_id,
+                        "network_id": network.get("id"),
+                        "type": f"ipv{version}",
+                        "ip_address": ip["address"],
+                        "routes": [
+                            {
+                                "network": route.get("cidr"),
+                                "gateway": (route.get("gateway") or {}).get("address"),
+                            }
+                            for route in subnet.get("routes", [])
+                        ],
+                    }
+                    if subnet.get("cidr"):
+                        entry["netmask"] = _netmask(subnet["cidr"])
+                    gateway = (subnet.get("gateway") or {}).get("address")
+                    if gateway:
+                        entry["routes"].append(
+                            {
+                                "network": "0.0.0.0" if version == 4 else "::",
+                                "netmask": "0.0.0.0" if version == 4 else "::",
+                                "gateway": gateway,
+                            }
+                        )
+                    networks.append(entry)
+                for dns in subnet.get("dns", []):
+                    service = {"type": "dns", "address": dns["address"]}
+                    if service not in services:
+                        services.append(service)
+        return {"links": links, "networks": networks, "services": services}
+
+    def lookup_openstack(self, path: list[str]) -> Any:
+        """``/openstack/<path>``: the versions, a version's files, a file."""
+        if not path:
+            return [*OPENSTACK_VERSIONS, LATEST]
+        version, rest = path[0], path[1:]
+        if version not in OPENSTACK_VERSIONS and version != LATEST:
+            return None
+        names = self._openstack_file_names(version)
+        if not rest:
+            return dict.fromkeys(names, "")
+        if len(rest) != 1 or rest[0] not in names:
+            return None
+        return self._openstack_files[rest[0]](version)
+
+    # -- EC2 format ------------------------------------------------------
+
+    @staticmethod
+    def ec2_versions() -> list[str]:
+        """``/``: the EC2 versions served, oldest first, then latest."""
+        return [*EC2_VERSIONS, LATEST]
+
+    def ec2_metadata(self, version: str) -> dict[str, Any]:
+        """The EC2 tree of ``version``: ``meta-data`` and ``user-data``."""
+        instance = self.instance
+        fixed = fixed_ip_addresses(self.network_info)
+        floating = _floating_ip_addresses(self.network_info)
+        hostname = self.hostname
+        meta: dict[str, Any] = {
+            "ami-id": ec2_image_id(instance.image_ref),
+            "ami-launch-index": instance.launch_index,
+            "ami-manifest-path": "FIXME",
+            "instance-id": ec2_instance_id(instance),
+            "hostname": hostname,
+            "local-ipv4": fixed[0] if fixed else "",
+            "reservation-id": instance.reservation_id,
+            "security-groups": ["default"],
+        }
+        public_keys = self._public_keys()
+        if public_keys:
+            meta["public-keys"] = {
+                f"{index}={name}": {"openssh-key": data}
+                for index, (name, data) in enumerate(public_keys.items())
+            }
+        if _version_at_least(version, "2007-01-19"):
+            meta["local-hostname"] = hostname
+            meta["public-hostname"] = hostname
+            meta["public-ipv4"] = floating[0] if floating else ""
+        if _version_at_least(version, "2007-08-29"):
+            meta["instance-type"] = instance.flavor.name
+        if _version_at_least(version, "2007-10-10"):
+            for kind, ref in (
+                ("aki", instance.kernel_id),
+                ("ari", instance.ramdisk_id),
+            ):
+                if ref:
+                    name = "kernel-id" if kind == "aki" else "ramdisk-id"
+                    meta[name] = ec2_image_id(ref, kind)
+        if _version_at_least(version, "2007-12-15"):
+            meta["block-device-mapping"] = {
+                "ami": "vda",
+                "root": instance.root_device_name or "/dev/vda",
+            }
+        if _version_at_least(version, "2008-02-01"):
+            meta["placement"] = {"availability-zone": instance.availability_zone}
+        if _version_at_least(version, "2008-09-01"):
+            meta["instance-action"] = "none"
+        # A key without a value (no image, say) is not listed at all.
+        meta = {key: value for key, value in meta.items() if value is not None}
+        tree: dict[str, Any] = {"meta-data": meta}
+        if self.user_data is not None:
+            tree["user-data"] = self.user_data
+        return tree
+
+    def lookup_ec2(self, path: list[str]) -> Any:
+        """``/<path>`` in the EC2 format."""
+        if not path:
+            return self.ec2_versions()
+        version = path[0]
+        if version not in EC2_VERSIONS and version != LATEST:
+            return None
+        data: Any = self.ec2_metadata(version)
+        for part in path[1:]:
+            if isinstance(data, dict) and part in data:
+                data = data[part]
+                continue
+            # public-keys/0/openssh-key: listed as "0=name", reached as "0".
+            if isinstance(data, dict):
+                aliased = [key for key in data if key.split("=", 1)[0] == part]
+                if aliased:
+                    data = data[aliased[0]]
+                    continue
+            return None
+        return data
+
+
+def _netmask(cidr: str) -> str:
+    return str(netaddr.IPNetwork(cidr).netmask)
+
+
+def instance_metadata(instance) -> InstanceMetadata:
+    """The metadata of ``instance``; a deleted instance has none."""
+    if instance.deleted:
+        raise exception.InstanceNotFound(instance_id=instance.uuid)
+    return InstanceMetadata(instance)

@@ -1,0 +1,1 @@
+"""Console proxies: browser WebSockets to the instances' consoles."""
