@@ -588,11 +588,6 @@ class ConsoleTypeInvalid(Invalid):
     msg_fmt = "Invalid console type %(console_type)s"
 
 
-class InstanceNotReady(Invalid):
-    msg_fmt = "Instance %(instance_id)s has not been scheduled to a host yet."
-    code = 409
-
-
 class ConsoleDetailsNotAccessible(NovaException):
     msg_fmt = "The requested console type details are not accessible"
     code = 401
