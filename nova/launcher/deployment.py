@@ -38,7 +38,17 @@ from nova.launcher.state import StateDir
 from nova.launcher.upstream import UpstreamServices
 
 # Settings that shape names and files; a resumed deployment must keep them.
-IDENTITY_FIELDS = ("name", "db", "db_url", "computes", "ports", "region")
+IDENTITY_FIELDS = (
+    "name",
+    "db",
+    "db_url",
+    "computes",
+    "ports",
+    "region",
+    "all_in_one",
+    "transport_url",
+    "compute_driver",
+)
 
 
 class Deployment:
@@ -89,8 +99,14 @@ class Deployment:
             raise LauncherError(f"no deployment in {deployment.state.root}")
         return deployment
 
+    exit_with_pid: int | None = None
+    """Passed to :class:`UpstreamServices`: their servers stop by themselves
+    once this process is gone."""
+
     def _parts(self, progress: Progress) -> tuple[UpstreamServices, NovaServices]:
-        upstream = UpstreamServices(self.state, self.settings, progress)
+        upstream = UpstreamServices(
+            self.state, self.settings, progress, exit_with_pid=self.exit_with_pid
+        )
         nova = NovaServices(
             self.state,
             self.settings,
@@ -148,7 +164,7 @@ class Deployment:
             + (" (resuming)" if self.exists else "")
         )
         down = {p.name for p in processes if not p.is_running()}
-        wanted_ports = {**upstream.ports(), **nova.ports()}
+        wanted_ports = {**upstream.ports(), **self._our_ports(nova)}
         require_free({name: p for name, p in wanted_ports.items() if name in down})
         self.state.create()
         if not self.exists:
@@ -166,7 +182,7 @@ class Deployment:
             for error in errors:
                 if error is not None:
                     raise error
-            nova.start_daemons()
+            self._start_our_services(nova, progress)
             nova.run_post_start_commands()
         except BaseException:
             progress.line("start failed; stopping what was started (logs are kept)")
@@ -174,6 +190,14 @@ class Deployment:
             raise
         progress.line(f"deployment {self.settings.name!r} is up")
         self._summary(progress, upstream, nova)
+
+    def _our_ports(self, nova: NovaServices) -> dict[str, int]:
+        """The ports our services bind, by process name."""
+        return nova.ports()
+
+    def _start_our_services(self, nova: NovaServices, progress: Progress) -> None:
+        """Start our daemons (once the databases are set up)."""
+        nova.start_daemons()
 
     def _summary(
         self, progress: Progress, upstream: UpstreamServices, nova: NovaServices
