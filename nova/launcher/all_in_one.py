@@ -100,7 +100,8 @@ class AllInOne(Deployment):
 
     # -- Deployment hooks ------------------------------------------------------
 
-    def _our_ports(self, nova: NovaServices) -> dict[str, int]:
+    def _our_ports(self, nova: NovaServices, down: set[str]) -> dict[str, int]:
+        # Our services live and die with this process: none is running yet.
         return {"nova-api": self.settings.ports.nova_api}
 
     def _start_our_services(self, nova: NovaServices, progress: Progress) -> None:

@@ -164,8 +164,10 @@ class Deployment:
             + (" (resuming)" if self.exists else "")
         )
         down = {p.name for p in processes if not p.is_running()}
-        wanted_ports = {**upstream.ports(), **self._our_ports(nova)}
-        require_free({name: p for name, p in wanted_ports.items() if name in down})
+        wanted_ports = {
+            name: port for name, port in upstream.ports().items() if name in down
+        }
+        require_free({**wanted_ports, **self._our_ports(nova, down)})
         self.state.create()
         if not self.exists:
             self.settings.save(self.state.settings_file)
@@ -191,9 +193,10 @@ class Deployment:
         progress.line(f"deployment {self.settings.name!r} is up")
         self._summary(progress, upstream, nova)
 
-    def _our_ports(self, nova: NovaServices) -> dict[str, int]:
-        """The ports our services bind, by process name."""
-        return nova.ports()
+    def _our_ports(self, nova: NovaServices, down: set[str]) -> dict[str, int]:
+        """The ports our services about to start bind, by process name
+        (``down``: the names of the processes not running)."""
+        return {name: port for name, port in nova.ports().items() if name in down}
 
     def _start_our_services(self, nova: NovaServices, progress: Progress) -> None:
         """Start our daemons (once the databases are set up)."""
