@@ -26,6 +26,7 @@ from pathlib import Path
 
 from keystoneauth1 import exceptions as ks_exceptions
 
+from nova.launcher import state
 from nova.launcher.all_in_one import AllInOne
 from nova.launcher.errors import LauncherError
 from nova.launcher.settings import DeploymentSettings, Ports
@@ -37,11 +38,7 @@ LIBVIRT_DRIVER = "libvirt.LibvirtDriver"
 
 
 def default_state_dir() -> Path:
-    explicit = os.environ.get("NOVA_AIO_STATE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
-    return Path(base) / PROG
+    return state.default_state_dir(PROG, "NOVA_AIO_STATE_DIR")
 
 
 def build_parser() -> argparse.ArgumentParser:
