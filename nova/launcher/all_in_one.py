@@ -170,6 +170,8 @@ class AllInOne(Deployment):
         stop_requested = threading.Event()
 
         def on_signal(signum: int, _frame) -> None:
+            if stop_requested.is_set():
+                return  # already stopping; a second interrupt must not cut it short
             stop_requested.set()
             # Interrupts a start in progress, which then stops what it began.
             raise KeyboardInterrupt

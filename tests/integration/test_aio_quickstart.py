@@ -133,6 +133,72 @@ class _Output:
         return "".join(self.lines)
 
 
+def _start(argv: list[str], cwd: Path, env: dict[str, str], timeout: float):
+    """Run ``argv`` in its own session until the cloud announces its image;
+    the process, its output, and the seconds that took."""
+    began = time.monotonic()
+    shell = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    output = _Output(shell)
+    deadline = time.monotonic() + timeout
+    try:
+        while READY_LINE not in output.text:
+            assert shell.poll() is None, f"the command exited:\n{output.text}"
+            assert time.monotonic() < deadline, f"no cloud yet:\n{output.text}"
+            time.sleep(1)
+    except BaseException:
+        _interrupt(shell)
+        raise
+    return shell, output, time.monotonic() - began
+
+
+def _interrupt(shell: subprocess.Popen[str]) -> None:
+    """Ctrl-C in a terminal: SIGINT to the whole foreground process group."""
+    if shell.poll() is None:
+        os.killpg(shell.pid, signal.SIGINT)
+    try:
+        shell.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(shell.pid, signal.SIGKILL)
+        raise
+
+
+def _stop_and_check_nothing_survives(shell, output, state: Path) -> None:
+    tree = _descendants(shell.pid)
+    names = {p.stem for p in (state / "run").glob("*.pid")}
+    assert {"keystone", "placement", "glance"} <= names
+    assert len(tree) > 4, tree  # nova-aio, three servers and their workers
+    _interrupt(shell)
+    assert shell.returncode == 0, output.text
+    deadline = time.monotonic() + 10
+    while _survivors(tree) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _survivors(tree) == [], f"left behind: {_survivors(tree)}\n{output.text}"
+    assert "stopped keystone" in output.text
+
+
+def _openstack(clone: Path, env: dict[str, str], state: Path, *args: str) -> dict:
+    result = subprocess.run(
+        [str(clone / ".venv" / "bin" / "openstack"), "--os-cloud", CLOUD, *args]
+        + ["-f", "json"],
+        env=dict(env, OS_CLIENT_CONFIG_FILE=str(state / "clouds.yaml")),
+        capture_output=True,
+        text=True,
+        timeout=ACTIVE_TIMEOUT,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
 def test_readme_first_command_boots_a_server_and_ctrl_c_stops_everything(
     tmp_path,
 ):
@@ -152,75 +218,35 @@ def test_readme_first_command_boots_a_server_and_ctrl_c_stops_everything(
     env.pop("OS_CLOUD", None)
 
     began = time.monotonic()
-    shell = subprocess.Popen(
-        ["bash", "-c", command],
-        cwd=clone,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
+    shell, output, ready = _start(
+        ["bash", "-c", command], clone, env, INSTALL_AND_START_TIMEOUT
     )
-    output = _Output(shell)
-    tree: dict[int, int] = {}
     try:
-        deadline = time.monotonic() + INSTALL_AND_START_TIMEOUT
-        while READY_LINE not in output.text:
-            assert shell.poll() is None, f"the command exited:\n{output.text}"
-            assert time.monotonic() < deadline, f"no cloud yet:\n{output.text}"
-            time.sleep(1)
-        ready = time.monotonic() - began
-
-        created = subprocess.run(
-            [
-                str(clone / ".venv" / "bin" / "openstack"),
-                "--os-cloud",
-                CLOUD,
-                "server",
-                "create",
-                "--flavor",
-                "m1.tiny",
-                "--image",
-                "boot-sector",
-                "--no-network",
-                "--wait",
-                "s1",
-                "-f",
-                "json",
-            ],
-            env=dict(env, OS_CLIENT_CONFIG_FILE=str(state / "clouds.yaml")),
-            capture_output=True,
-            text=True,
-            timeout=ACTIVE_TIMEOUT,
-            check=False,
+        server = _openstack(
+            clone,
+            env,
+            state,
+            *("server", "create", "--flavor", "m1.tiny", "--image", "boot-sector"),
+            *("--no-network", "--wait", "s1"),
         )
         active = time.monotonic() - began
-        assert created.returncode == 0, created.stderr
-        server = json.loads(created.stdout)
         assert server["status"] == "ACTIVE", server
         assert server["name"] == "s1"
         print(
             f"\nREADME command: cloud ready after {ready:.0f} s, first server "
             f"ACTIVE after {active:.0f} s (venv + install included)"
         )
-
-        tree = _descendants(shell.pid)
-        names = {p.stem for p in (state / "run").glob("*.pid")}
-        assert {"keystone", "placement", "glance"} <= names
-        assert len(tree) > 4, tree  # bash, nova-aio, three servers and workers
     finally:
-        # Ctrl-C in a terminal: SIGINT to the whole foreground process group.
-        if shell.poll() is None:
-            os.killpg(shell.pid, signal.SIGINT)
-        try:
-            shell.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.killpg(shell.pid, signal.SIGKILL)
-            raise
-    assert shell.returncode == 0, output.text
-    deadline = time.monotonic() + 10
-    while _survivors(tree) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert _survivors(tree) == [], f"left behind: {_survivors(tree)}\n{output.text}"
-    assert "stopped keystone" in output.text
+        _stop_and_check_nothing_survives(shell, output, state)
+
+    # The next start resumes the same cloud, server included.
+    shell, output, ready = _start(
+        [str(clone / ".venv" / "bin" / "nova-aio")], clone, env, ACTIVE_TIMEOUT
+    )
+    try:
+        assert "(resuming)" in output.text
+        shown = _openstack(clone, env, state, "server", "show", "s1")
+        assert shown["status"] == "ACTIVE", shown
+        print(f"resumed in {ready:.0f} s")
+    finally:
+        _stop_and_check_nothing_survives(shell, output, state)
