@@ -111,6 +111,34 @@ class Conflict(NovaException):
     code = 409
 
 
+class AggregateNotFound(NotFound):
+    msg_fmt = "Aggregate %(aggregate_id)s could not be found."
+
+
+class AggregateHostNotFound(NotFound):
+    msg_fmt = "Aggregate %(aggregate_id)s has no host %(host)s."
+
+
+class AggregateMetadataNotFound(NotFound):
+    msg_fmt = "Aggregate %(aggregate_id)s has no metadata with key %(metadata_key)s."
+
+
+class InstanceGroupNotFound(NotFound):
+    msg_fmt = "Instance group %(group_uuid)s could not be found."
+
+
+class AggregateNameExists(Conflict):
+    msg_fmt = "Aggregate %(aggregate_name)s already exists."
+
+
+class AggregateHostExists(Conflict):
+    msg_fmt = "Aggregate %(aggregate_id)s already has host %(host)s."
+
+
+class InstanceGroupIdExists(Conflict):
+    msg_fmt = "Instance group %(group_uuid)s already exists."
+
+
 class CellMappingExists(Conflict):
     msg_fmt = "Cell %(uuid)s is already mapped."
 

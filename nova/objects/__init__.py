@@ -9,6 +9,7 @@ Registering a class publishes it here (``nova.objects.Instance``);
 import nova.conf  # noqa: F401
 
 OBJECT_MODULES = (
+    "aggregate",
     "block_device",
     "build_request",
     "cell_mapping",
