@@ -186,8 +186,9 @@ class Deployment:
                     raise error
             self._start_our_services(nova, progress)
             nova.run_post_start_commands()
-        except BaseException:
-            progress.line("start failed; stopping what was started (logs are kept)")
+        except BaseException as exc:
+            why = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+            progress.line(f"start {why}; stopping what was started (logs are kept)")
             self.stop(quiet=True)
             raise
         progress.line(f"deployment {self.settings.name!r} is up")

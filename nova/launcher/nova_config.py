@@ -10,7 +10,11 @@ Three kinds, as the deployment contract lays out:
 * ``nova-compute-<n>.conf`` — layered after the cell file for compute ``n``:
   ``host``, ``compute_driver``, ``state_path``.
 
-All three carry ``[placement]`` and ``[glance]`` keystoneauth options for the
+With ``all_in_one_host`` set, one ``nova-aio.conf`` replaces them: every
+service runs in one process (:mod:`nova.launcher.in_process` says why its
+``[database]`` is cell1 and its ``transport_url`` the cell's too).
+
+All of them carry ``[placement]`` and ``[glance]`` keystoneauth options for the
 ``nova`` service user. ``options`` (the deployment's ``nova_options``) are
 laid over the API-level and cell files, so every daemon sees them.
 
