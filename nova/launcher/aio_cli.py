@@ -46,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Run a whole compute cloud on loopback until Ctrl-C: "
         "Keystone, Placement, Glance and every Nova service.",
+        epilog="Environment: NOVA_AIO_STATE_DIR (default of --state-dir), "
+        "NOVA_AIO_PORT_OFFSET (default of --port-offset). Options other than "
+        "--state-dir only matter the first time; a later start resumes the "
+        "saved cloud and refuses a different --transport-url, "
+        "--compute-driver or --port-offset.",
     )
     parser.add_argument(
         "--state-dir",
