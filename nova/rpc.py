@@ -39,6 +39,10 @@ _transports_lock = threading.Lock()
 
 def get_transport(url: str | None = None) -> oslo_messaging.Transport:
     """The (cached) RPC transport of ``url``; None is ``[DEFAULT] transport_url``."""
+    # A cell whose mapping names this service's own transport_url shares its
+    # transport: for in-memory transports (the all-in-one's ``fake://``) a
+    # second transport object would be a second, disconnected broker.
+    url = url or CONF.transport_url
     with _transports_lock:
         transport = _transports.get(url)
         if transport is None:

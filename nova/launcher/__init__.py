@@ -21,4 +21,9 @@ Layers, bottom up:
   daemons declared in :mod:`.daemons`;
 * :mod:`.deployment` — all of it in one state directory (:mod:`.state`,
   :mod:`.settings`); :mod:`.cli` — the console entry point.
+
+``nova-aio`` (:mod:`.aio_cli`, :mod:`.all_in_one`) is the same deployment
+run in the foreground, with our services as threads of the launcher itself
+(:mod:`.in_process`, :mod:`.threaded_wsgi`) on SQLite and in-memory
+messaging, plus DevStack's flavors and an image (:mod:`.cloud_content`).
 """

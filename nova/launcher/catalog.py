@@ -53,22 +53,29 @@ class CatalogPlan:
     endpoints: list[EndpointPlan] = field(default_factory=list)
 
 
+def admin_session(
+    auth_url: str, admin_password: str, timeout: float = 30.0
+) -> session.Session:
+    """A keystoneauth1 session of the bootstrap admin (project ``admin``)."""
+    auth = v3.Password(
+        auth_url=auth_url,
+        username=ADMIN_USER,
+        password=admin_password,
+        project_name=ADMIN_PROJECT,
+        user_domain_name=DOMAIN,
+        project_domain_name=DOMAIN,
+    )
+    http = requests.Session()
+    http.trust_env = False  # loopback: ignore proxy settings
+    return session.Session(auth=auth, session=http, timeout=timeout)
+
+
 class IdentityAdmin:
     """Idempotent identity operations, authenticated as the bootstrap admin."""
 
     def __init__(self, auth_url: str, admin_password: str, timeout: float = 30.0):
-        auth = v3.Password(
-            auth_url=auth_url,
-            username=ADMIN_USER,
-            password=admin_password,
-            project_name=ADMIN_PROJECT,
-            user_domain_name=DOMAIN,
-            project_domain_name=DOMAIN,
-        )
-        http = requests.Session()
-        http.trust_env = False  # loopback: ignore proxy settings
         self._api = adapter.Adapter(
-            session.Session(auth=auth, session=http, timeout=timeout),
+            admin_session(auth_url, admin_password, timeout),
             endpoint_override=auth_url,
             connect_retries=3,
         )

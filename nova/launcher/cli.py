@@ -18,11 +18,11 @@ saved deployment and refuses options that contradict it.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from nova.launcher import state
 from nova.launcher.deployment import Deployment
 from nova.launcher.errors import LauncherError, StateMismatch
 from nova.launcher.settings import DB_BACKENDS, DeploymentSettings, Ports
@@ -32,11 +32,7 @@ EXIT_NOT_RUNNING = 3  # as LSB init scripts report "program is not running"
 
 
 def default_state_dir() -> Path:
-    explicit = os.environ.get("NOVA_LOCAL_CLOUD_STATE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
-    return Path(base) / PROG
+    return state.default_state_dir(PROG, "NOVA_LOCAL_CLOUD_STATE")
 
 
 def build_parser() -> argparse.ArgumentParser:

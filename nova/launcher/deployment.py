@@ -38,7 +38,17 @@ from nova.launcher.state import StateDir
 from nova.launcher.upstream import UpstreamServices
 
 # Settings that shape names and files; a resumed deployment must keep them.
-IDENTITY_FIELDS = ("name", "db", "db_url", "computes", "ports", "region")
+IDENTITY_FIELDS = (
+    "name",
+    "db",
+    "db_url",
+    "computes",
+    "ports",
+    "region",
+    "all_in_one",
+    "transport_url",
+    "compute_driver",
+)
 
 
 class Deployment:
@@ -89,8 +99,14 @@ class Deployment:
             raise LauncherError(f"no deployment in {deployment.state.root}")
         return deployment
 
+    exit_with_pid: int | None = None
+    """Passed to :class:`UpstreamServices`: their servers stop by themselves
+    once this process is gone."""
+
     def _parts(self, progress: Progress) -> tuple[UpstreamServices, NovaServices]:
-        upstream = UpstreamServices(self.state, self.settings, progress)
+        upstream = UpstreamServices(
+            self.state, self.settings, progress, exit_with_pid=self.exit_with_pid
+        )
         nova = NovaServices(
             self.state,
             self.settings,
@@ -148,8 +164,10 @@ class Deployment:
             + (" (resuming)" if self.exists else "")
         )
         down = {p.name for p in processes if not p.is_running()}
-        wanted_ports = {**upstream.ports(), **nova.ports()}
-        require_free({name: p for name, p in wanted_ports.items() if name in down})
+        wanted_ports = {
+            name: port for name, port in upstream.ports().items() if name in down
+        }
+        require_free({**wanted_ports, **self._our_ports(nova, down)})
         self.state.create()
         if not self.exists:
             self.settings.save(self.state.settings_file)
@@ -166,14 +184,24 @@ class Deployment:
             for error in errors:
                 if error is not None:
                     raise error
-            nova.start_daemons()
+            self._start_our_services(nova, progress)
             nova.run_post_start_commands()
-        except BaseException:
-            progress.line("start failed; stopping what was started (logs are kept)")
+        except BaseException as exc:
+            why = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+            progress.line(f"start {why}; stopping what was started (logs are kept)")
             self.stop(quiet=True)
             raise
         progress.line(f"deployment {self.settings.name!r} is up")
         self._summary(progress, upstream, nova)
+
+    def _our_ports(self, nova: NovaServices, down: set[str]) -> dict[str, int]:
+        """The ports our services about to start bind, by process name
+        (``down``: the names of the processes not running)."""
+        return {name: port for name, port in nova.ports().items() if name in down}
+
+    def _start_our_services(self, nova: NovaServices, progress: Progress) -> None:
+        """Start our daemons (once the databases are set up)."""
+        nova.start_daemons()
 
     def _summary(
         self, progress: Progress, upstream: UpstreamServices, nova: NovaServices

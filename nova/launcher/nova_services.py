@@ -36,6 +36,9 @@ from nova.launcher.state import StateDir
 from nova.launcher.upstream import UpstreamServices
 
 NOVA_DATABASES = ("nova_api", "nova_cell0", "nova_cell1")
+# The host every all-in-one service records: one host, as in DevStack, and
+# fixed so that a resumed cloud finds its compute node again.
+ALL_IN_ONE_HOST = "aio"
 
 
 class NovaServices:
@@ -70,19 +73,27 @@ class NovaServices:
             api_database_url=self.databases.url(self.database_name("nova_api")),
             cell0_database_url=self.databases.url(self.database_name("nova_cell0")),
             cell1_database_url=self.databases.url(self.database_name("nova_cell1")),
-            api_transport_url=transport_url(settings.rabbit_url, self.api_vhost),
-            cell1_transport_url=transport_url(settings.rabbit_url, self.cell1_vhost),
+            api_transport_url=settings.transport_url
+            or transport_url(settings.rabbit_url, self.api_vhost),
+            cell1_transport_url=settings.transport_url
+            or transport_url(settings.rabbit_url, self.cell1_vhost),
             nova_user=upstream.service_user("nova"),
             api_port=settings.ports.nova_api,
             metadata_port=settings.ports.nova_metadata,
             computes=settings.computes,
             options=settings.nova_options,
+            compute_driver=settings.compute_driver,
+            all_in_one_host=ALL_IN_ONE_HOST if settings.all_in_one else None,
         )
         self.urls = NovaUrls(
             compute_root=f"http://{LOOPBACK}:{settings.ports.nova_api}/",
             compute_api=upstream.compute_url,
             metadata_root=f"http://{LOOPBACK}:{settings.ports.nova_metadata}/",
         )
+
+    @property
+    def vhost_names(self) -> tuple[str, str]:
+        return (self.api_vhost, self.cell1_vhost)
 
     def database_name(self, database: str) -> str:
         return f"{self.settings.name}_{database}"
@@ -99,12 +110,12 @@ class NovaServices:
                 for database in NOVA_DATABASES:
                     self.databases.ensure(self.database_name(database))
             self.state.mark_step("nova-databases")
-        if not self.state.step_done("nova-vhosts"):
+        if not self.settings.transport_url and not self.state.step_done("nova-vhosts"):
             with self.progress.step(
                 f"nova: RabbitMQ vhosts {self.api_vhost}, {self.cell1_vhost}"
             ):
                 user = broker_user(self.settings.rabbit_url)
-                for vhost in (self.api_vhost, self.cell1_vhost):
+                for vhost in self.vhost_names:
                     self.vhosts.ensure(vhost, user)
             self.state.mark_step("nova-vhosts")
         written = self.configs.write()
@@ -116,10 +127,8 @@ class NovaServices:
         """Drop our databases and delete our vhosts (each ``rabbitmqctl``
         call boots an Erlang VM, so the vhosts go in parallel)."""
         with ThreadPoolExecutor(2, thread_name_prefix="destroy") as pool:
-            deletions = [
-                pool.submit(self.vhosts.delete, vhost)
-                for vhost in (self.api_vhost, self.cell1_vhost)
-            ]
+            vhosts = () if self.settings.transport_url else self.vhost_names
+            deletions = [pool.submit(self.vhosts.delete, vhost) for vhost in vhosts]
             for database in NOVA_DATABASES:
                 self.databases.drop(self.database_name(database))
             for deletion in deletions:
@@ -139,11 +148,7 @@ class NovaServices:
         )
 
     def setup_argv(self, command: NovaSetupCommand) -> tuple[str, ...]:
-        config = (
-            self.configs.api_conf
-            if command.role is ConfigRole.API
-            else self.configs.cell1_conf
-        )
+        config = self.configs.config_file(api_level=command.role is ConfigRole.API)
         return (
             venv_script(command.console_script),
             "--config-file",

@@ -58,6 +58,13 @@ class DeploymentSettings:
     or SQLite files in the state directory. ``nova_options`` (``{section:
     {option: value}}``) are written into every ``nova.conf`` file of ours
     over the launcher's own values, e.g. short heartbeats for tests.
+
+    ``all_in_one`` runs our services as threads of the launcher itself
+    (:mod:`nova.launcher.in_process`) with one ``nova-aio.conf``, instead of
+    one process per daemon. ``transport_url`` names the one message queue
+    the API level and cell1 share (e.g. ``fake://`` in memory); when None,
+    the API level and cell1 get a RabbitMQ vhost each on ``rabbit_url``.
+    ``compute_driver`` is upstream's name of the computes' virt driver.
     """
 
     name: str = "local"
@@ -70,6 +77,9 @@ class DeploymentSettings:
     service_passwords: dict[str, str] = field(default_factory=_random_passwords)
     rabbit_url: str = "rabbit://guest:guest@127.0.0.1:5672/"
     nova_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    all_in_one: bool = False
+    transport_url: str | None = None
+    compute_driver: str = "fake.FakeDriver"
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):

@@ -14,7 +14,18 @@ Everything a deployment owns lives under one directory, so it can be resumed
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+
+def default_state_dir(program: str, variable: str) -> Path:
+    """``$<variable>`` if set, else ``$XDG_STATE_HOME/<program>``
+    (``~/.local/state/<program>``)."""
+    explicit = os.environ.get(variable)
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(base) / program
 
 
 class StateDir:

@@ -73,6 +73,11 @@ def test_transports_are_cached_per_url(fake_transport):
     assert rpc.get_transport("fake:///cell1") is not default
 
 
+def test_a_cell_on_the_services_own_queue_shares_its_transport(fake_transport):
+    # The all-in-one maps cell1 to the same in-memory queue: one broker.
+    assert rpc.get_transport("fake:///") is rpc.get_transport()
+
+
 def test_invalid_transport_url_is_reported_masked():
     with pytest.raises(exception.InvalidTransportURL) as error:
         rpc.get_transport("nosuchdriver://user:secret@host/")
