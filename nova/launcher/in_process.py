@@ -94,6 +94,7 @@ class InProcessNova:
 
     def _http_servers(self) -> list[ThreadedWSGIServer]:
         # Imported here: building the app needs the configuration loaded.
+        from nova.api.metadata import wsgi_app as metadata_app
         from nova.api.openstack.compute import wsgi_app
 
         return [
@@ -102,7 +103,13 @@ class InProcessNova:
                 wsgi_app.build_app(CONF),
                 CONF.osapi_compute_listen,
                 CONF.osapi_compute_listen_port,
-            )
+            ),
+            ThreadedWSGIServer(
+                "nova-metadata-api",
+                metadata_app.build_app(CONF),
+                CONF.metadata_listen,
+                CONF.metadata_listen_port,
+            ),
         ]
 
     def stop(self) -> None:
