@@ -112,3 +112,15 @@ def test_an_unknown_group_is_400_and_writes_nothing(
     assert conductor.builds == []
     context = nova_context.get_admin_context()
     assert len(objects.InstanceGroupList.get_all(context)) == 0
+
+
+def test_server_groups_quota_refuses_past_the_limit(api):
+    limited = api.put(
+        "/v2.1/os-quota-sets/demo", {"quota_set": {"server_groups": 1}}, token=ADMIN
+    )
+    assert limited.status_code == 200
+    assert _create(api, name="first", policies=["affinity"]).status_code == 200
+    assert fault(_create(api, name="second", policies=["affinity"])) == (
+        "forbidden", 403, "Quota exceeded, too many server groups."
+    )  # fmt: skip
+    assert [g["name"] for g in api.get(GROUPS).json()["server_groups"]] == ["first"]
