@@ -140,6 +140,8 @@ class NovaConfigFiles:
                 "host": self.all_in_one_host,
                 "compute_driver": self.compute_driver,
                 "transport_url": self.cell1_transport_url,
+                # The next start resumes the cloud: its servers run again.
+                "resume_guests_state_on_host_boot": True,
             },
             "database": {"connection": self.cell1_database_url},
         }

@@ -93,17 +93,9 @@ class FakeDriver(driver.ComputeDriver):
             raise exception.NovaException(
                 f"The fake hypervisor of {self._host} is set to fail spawns."
             )
-        flavor = instance.flavor
-        guest = FakeGuest(
-            name=instance.name,
-            uuid=instance.uuid,
-            state=power_state.RUNNING if power_on else power_state.SHUTDOWN,
-            vcpus=flavor.vcpus,
-            memory_mb=flavor.memory_mb,
-            disk_gb=flavor.root_gb + flavor.ephemeral_gb,
-        )
+        state = power_state.RUNNING if power_on else power_state.SHUTDOWN
         with self._lock:
-            self._guests[instance.uuid] = guest
+            self._guests[instance.uuid] = _guest_of(instance, state)
 
     def destroy(
         self,
@@ -135,7 +127,11 @@ class FakeDriver(driver.ComputeDriver):
         self._set_state(instance, power_state.SHUTDOWN)
 
     def power_on(self, context, instance, network_info, block_device_info=None):
-        self._set_state(instance, power_state.RUNNING)
+        # Guests live in memory, so a restarted compute has none: powering
+        # on defines the guest again from the instance, as libvirt's hard
+        # reboot does from the domain XML.
+        with self._lock:
+            self._guests[instance.uuid] = _guest_of(instance, power_state.RUNNING)
 
     def reboot(
         self, context, instance, network_info, reboot_type, block_device_info=None
@@ -167,3 +163,16 @@ class FakeDriver(driver.ComputeDriver):
             "host": CONF.vnc.server_proxyclient_address,
             "port": CONF.fake_driver.vnc_port,
         }
+
+
+def _guest_of(instance, state: int) -> FakeGuest:
+    """The fake guest of ``instance``, sized by its flavor."""
+    flavor = instance.flavor
+    return FakeGuest(
+        name=instance.name,
+        uuid=instance.uuid,
+        state=state,
+        vcpus=flavor.vcpus,
+        memory_mb=flavor.memory_mb,
+        disk_gb=flavor.root_gb + flavor.ephemeral_gb,
+    )

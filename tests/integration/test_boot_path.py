@@ -185,6 +185,11 @@ def test_flavor_no_host_fits_ends_in_cell0_with_the_reason(cloud, image):
     project, credentials = _project_session(cloud, _unique("nofit"))
     compute = cloud.compute(credentials)
     flavor = _create_flavor(cloud.compute(), vcpus=1, ram=HUGE_RAM_MB, disk=1)
+    # Past the default RAM quota too: lift it, so the scheduler is who says no.
+    unlimited = cloud.compute().put(
+        f"/os-quota-sets/{project['id']}", json={"quota_set": {"ram": -1}}
+    )
+    assert unlimited.status_code == 200, unlimited.text
     server_id = _boot(compute, _unique("huge"), flavor, image)
 
     server = _wait_status(compute, [server_id], {"ACTIVE", "ERROR"})[server_id]
