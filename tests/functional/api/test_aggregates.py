@@ -8,6 +8,7 @@ import pytest
 from nova import context as nova_context
 from nova import objects, placement
 from nova.cmd.manage_placement import PlacementCommands
+from tests.fixtures.compute_nodes import create_compute_node
 from tests.functional.api.conftest import ADMIN, DEMO, fault
 
 AGGREGATES = "/v2.1/os-aggregates"
@@ -30,13 +31,7 @@ def compute_host(nova_conf, placement_conf):
         objects.Service(
             cctxt, host=host, binary="nova-compute", topic="compute"
         ).create()
-        node = objects.ComputeNode(
-            cctxt, host=host, hypervisor_hostname=host, vcpus=1, memory_mb=1,
-            local_gb=1, vcpus_used=0, memory_mb_used=0, local_gb_used=0,
-            hypervisor_type="fake", hypervisor_version=1, cpu_info="{}",
-            supported_hv_specs=[], stats={},
-        )  # fmt: skip
-        node.create()
+        node = create_compute_node(cctxt, host)
     objects.HostMapping(context, host=host, cell_mapping=cell).create()
     placement_conf.ensure_provider(node.uuid, host)
     return host, node.uuid

@@ -5,6 +5,7 @@ import pytest
 
 from nova import context as nova_context
 from nova import objects
+from tests.fixtures.compute_nodes import create_compute_node
 from tests.functional.api.conftest import ADMIN, fault
 from tests.functional.api.test_servers import _api_rows, _body
 
@@ -14,20 +15,7 @@ def compute_host(nova_conf):
     cell = nova_conf["cells"]["cell1"]
     context = nova_context.get_admin_context()
     with nova_context.target_cell(context, cell) as cctxt:
-        objects.ComputeNode(
-            cctxt,
-            host="rd-host",
-            hypervisor_hostname="rd-node",
-            vcpus=1,
-            memory_mb=1,
-            local_gb=1,
-            vcpus_used=0,
-            memory_mb_used=0,
-            local_gb_used=0,
-            hypervisor_type="fake",
-            hypervisor_version=1,
-            cpu_info="{}",
-        ).create()
+        create_compute_node(cctxt, "rd-host", "rd-node")
     objects.HostMapping(context, host="rd-host", cell_mapping=cell).create()
 
 

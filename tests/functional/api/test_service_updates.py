@@ -7,6 +7,7 @@ import pytest
 
 from nova import context as nova_context
 from nova import objects, placement
+from tests.fixtures.compute_nodes import create_compute_node
 from tests.functional.api.conftest import ADMIN, fault
 from tests.functional.api.test_servers import _in_cell
 
@@ -144,13 +145,7 @@ def test_delete_a_compute_removes_its_provider_and_mapping(
     service, _ = compute
     monkeypatch.setattr(placement, "client", lambda: placement_client)
     with _cell_context(nova_conf) as cctxt:
-        node = objects.ComputeNode(
-            cctxt, host="compute-1", hypervisor_hostname="compute-1", vcpus=1,
-            memory_mb=1, local_gb=1, vcpus_used=0, memory_mb_used=0,
-            local_gb_used=0, hypervisor_type="fake", hypervisor_version=1,
-            cpu_info="{}", supported_hv_specs=[], service_id=service.id,
-        )  # fmt: skip
-        node.create()
+        node = create_compute_node(cctxt, "compute-1", service_id=service.id)
     placement_client.create_provider(f"compute-1-{node.uuid}", uuid=node.uuid)
     context = nova_context.get_admin_context()
     objects.HostMapping(

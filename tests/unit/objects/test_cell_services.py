@@ -4,6 +4,7 @@ import pytest
 
 from nova import exception, objects
 from nova.compute import utils as compute_utils
+from tests.fixtures.compute_nodes import create_compute_node
 
 
 def test_service_heartbeat_stamps_last_seen_up(ctxt):
@@ -27,23 +28,12 @@ def test_service_list_zones_and_destroy(ctxt):
     objects.Service(
         ctxt, host="c1", binary="nova-conductor", topic="conductor"
     ).create()
-    node = objects.ComputeNode(
+    node = create_compute_node(
         ctxt,
-        host="h1",
-        hypervisor_hostname="h1",
-        vcpus=1,
-        memory_mb=1,
-        local_gb=1,
-        vcpus_used=0,
-        memory_mb_used=0,
-        local_gb_used=0,
-        hypervisor_type="fake",
-        hypervisor_version=1,
-        cpu_info="{}",
+        "h1",
         supported_hv_specs=[["x86_64", "fake", "hvm"]],
         stats={"num_instances": "0"},
     )
-    node.create()
     zones = {
         s.binary: s.availability_zone
         for s in objects.ServiceList.get_all(ctxt, set_zones=True)
@@ -56,24 +46,16 @@ def test_service_list_zones_and_destroy(ctxt):
 
 
 def test_compute_node_json_fields(ctxt):
-    node = objects.ComputeNode(
+    node = create_compute_node(
         ctxt,
-        host="h1",
-        hypervisor_hostname="n1",
+        "h1",
+        "n1",
         vcpus=4,
         memory_mb=1024,
         local_gb=10,
-        vcpus_used=0,
-        memory_mb_used=0,
-        local_gb_used=0,
-        hypervisor_type="fake",
-        hypervisor_version=1,
-        cpu_info="{}",
         supported_hv_specs=[["x86_64", "fake", "hvm"]],
-        stats={},
         cpu_allocation_ratio=4.0,
     )
-    node.create()
     node.stats = {"num_instances": "3"}
     node.save()
     loaded = objects.ComputeNode.get_by_host_and_nodename(ctxt, "h1", "n1")
