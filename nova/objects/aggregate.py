@@ -18,20 +18,13 @@ from sqlalchemy import orm
 from nova import exception
 from nova.db import engines
 from nova.db.api import models
-from nova.objects import base
+from nova.objects import api_db, base
 
 AZ_METADATA_KEY = "availability_zone"
 
 
-def _select_aggregates() -> sa.Select:
-    return sa.select(models.Aggregate).options(
-        orm.selectinload(models.Aggregate.hosts),
-        orm.selectinload(models.Aggregate.metadata_items),
-    )
-
-
 @base.NovaObjectRegistry.register
-class Aggregate(base.NovaTimestampObject, base.NovaObject):
+class Aggregate(api_db.APIDBObject, base.NovaTimestampObject, base.NovaObject):
     """An aggregate with its hosts and metadata.
 
     ``availability_zone`` mirrors the metadata key of that name; setting it
@@ -50,45 +43,41 @@ class Aggregate(base.NovaTimestampObject, base.NovaObject):
         "availability_zone": fields.StringField(nullable=True),
     }
 
-    @classmethod
-    def _from_db_object(cls, context, obj, db_row, skip=()):
-        obj.id = db_row.id
-        obj.uuid = db_row.uuid
-        obj.name = db_row.name
-        obj.created_at = db_row.created_at
-        obj.updated_at = db_row.updated_at
-        obj.hosts = sorted(host.host for host in db_row.hosts)
-        obj.metadata = {item.key: item.value for item in db_row.metadata_items}
-        obj.availability_zone = obj.metadata.get(AZ_METADATA_KEY)
-        obj._context = context
-        obj.obj_reset_changes()
-        return obj
+    _model = models.Aggregate
+    _loaded_with = ("hosts", "metadata_items")
 
-    @classmethod
-    def _get(cls, context, criterion, aggregate_id) -> Aggregate:
-        with engines.transaction(context.api_db_connection) as session:
-            row = session.scalars(_select_aggregates().where(criterion)).first()
-            if row is None:
-                raise exception.AggregateNotFound(aggregate_id=aggregate_id)
-            return cls._from_db_object(context, cls(), row)
+    def _fill_from_row(self, db_row: models.Aggregate) -> None:
+        self.id = db_row.id
+        self.uuid = db_row.uuid
+        self.name = db_row.name
+        self.created_at = db_row.created_at
+        self.updated_at = db_row.updated_at
+        self.hosts = sorted(host.host for host in db_row.hosts)
+        self.metadata = {item.key: item.value for item in db_row.metadata_items}
+        self.availability_zone = self.metadata.get(AZ_METADATA_KEY)
 
     @classmethod
     def get_by_id(cls, context, aggregate_id: int) -> Aggregate:
-        return cls._get(context, models.Aggregate.id == aggregate_id, aggregate_id)
+        return cls._get(
+            context,
+            models.Aggregate.id == aggregate_id,
+            exception.AggregateNotFound(aggregate_id=aggregate_id),
+        )
 
     @classmethod
     def get_by_uuid(cls, context, aggregate_uuid: str) -> Aggregate:
         return cls._get(
-            context, models.Aggregate.uuid == aggregate_uuid, aggregate_uuid
+            context,
+            models.Aggregate.uuid == aggregate_uuid,
+            exception.AggregateNotFound(aggregate_id=aggregate_uuid),
         )
 
     def _load_row(self, session: orm.Session) -> models.Aggregate:
-        row = session.scalars(
-            _select_aggregates().where(models.Aggregate.id == self.id)
-        ).first()
-        if row is None:
-            raise exception.AggregateNotFound(aggregate_id=self.id)
-        return row
+        return self._find_row(
+            session,
+            models.Aggregate.id == self.id,
+            exception.AggregateNotFound(aggregate_id=self.id),
+        )
 
     def _metadata_to_write(self) -> dict[str, str | None]:
         metadata = dict(self.metadata) if self.obj_attr_is_set("metadata") else {}
@@ -222,17 +211,13 @@ def _apply_metadata(row: models.Aggregate, updates: dict[str, str | None]) -> No
 
 
 @base.NovaObjectRegistry.register
-class AggregateList(base.ObjectListBase, base.NovaObject):
+class AggregateList(api_db.APIDBObjectList, base.ObjectListBase, base.NovaObject):
     # Version 1.0: Initial version
     VERSION = "1.0"
 
     fields = {"objects": fields.ListOfObjectsField("Aggregate")}
 
-    @classmethod
-    def _get(cls, context, *criteria) -> AggregateList:
-        query = _select_aggregates().where(*criteria).order_by(models.Aggregate.id)
-        with engines.transaction(context.api_db_connection) as session:
-            return cls._from_db_rows(context, Aggregate, session.scalars(query))
+    _item_class = Aggregate
 
     @classmethod
     def get_all(cls, context) -> AggregateList:

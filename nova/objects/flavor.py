@@ -16,7 +16,7 @@ from sqlalchemy import orm
 from nova import exception
 from nova.db import engines
 from nova.db.api import models
-from nova.objects import base
+from nova.objects import api_db, base
 
 # Columns a flavor list may be sorted by (the API's sort_key values).
 SORT_KEYS = (
@@ -56,15 +56,8 @@ _COLUMNS = (
 )
 
 
-def _select_flavors() -> sa.Select:
-    return sa.select(models.Flavors).options(
-        orm.selectinload(models.Flavors.extra_specs),
-        orm.selectinload(models.Flavors.projects),
-    )
-
-
 @base.NovaObjectRegistry.register
-class Flavor(base.NovaPersistentObject, base.NovaObject):
+class Flavor(api_db.APIDBObject, base.NovaPersistentObject, base.NovaObject):
     """A flavor; ``flavorid`` is its public id, ``id`` the database's."""
 
     # Version 1.0: Initial version
@@ -95,32 +88,23 @@ class Flavor(base.NovaPersistentObject, base.NovaObject):
         if tuple(int(p) for p in target_version.split(".")) < (1, 2):
             primitive.pop("description", None)
 
-    @classmethod
-    def _from_db_object(cls, context, obj, db_row, skip=()):
+    _model = models.Flavors
+    _loaded_with = ("extra_specs", "projects")
+
+    def _fill_from_row(self, db_row: models.Flavors) -> None:
         for name in _COLUMNS:
             value = getattr(db_row, name)
             if name in ("root_gb", "ephemeral_gb", "swap") and value is None:
                 value = 0
             if name in ("disabled", "is_public"):
                 value = bool(value)
-            setattr(obj, name, value)
+            setattr(self, name, value)
         # The API database deletes flavors for real; these exist for the
         # copies instances keep.
-        obj.deleted = False
-        obj.deleted_at = None
-        obj.extra_specs = {spec.key: spec.value for spec in db_row.extra_specs}
-        obj.projects = [access.project_id for access in db_row.projects]
-        obj._context = context
-        obj.obj_reset_changes()
-        return obj
-
-    @classmethod
-    def _get(cls, context, criterion, not_found: exception.NotFound) -> Flavor:
-        with engines.transaction(context.api_db_connection) as session:
-            row = session.scalars(_select_flavors().where(criterion)).first()
-            if row is None:
-                raise not_found
-            return cls._from_db_object(context, cls(), row)
+        self.deleted = False
+        self.deleted_at = None
+        self.extra_specs = {spec.key: spec.value for spec in db_row.extra_specs}
+        self.projects = [access.project_id for access in db_row.projects]
 
     @classmethod
     def get_by_id(cls, context, flavor_id: int) -> Flavor:
@@ -308,11 +292,11 @@ class Flavor(base.NovaPersistentObject, base.NovaObject):
     def destroy(self) -> None:
         """Delete the flavor with its extra specs and project access."""
         with engines.transaction(self._context.api_db_connection) as session:
-            row = session.scalars(
-                _select_flavors().where(models.Flavors.flavorid == self.flavorid)
-            ).first()
-            if row is None:
-                raise exception.FlavorNotFound(flavor_id=self.flavorid)
+            row = self._find_row(
+                session,
+                models.Flavors.flavorid == self.flavorid,
+                exception.FlavorNotFound(flavor_id=self.flavorid),
+            )
             session.delete(row)
 
 
@@ -344,9 +328,7 @@ class FlavorList(base.ObjectListBase, base.NovaObject):
         filters = filters or {}
         model = models.Flavors
         with engines.transaction(context.api_db_connection) as session:
-            query = session.query(model).options(
-                orm.selectinload(model.extra_specs), orm.selectinload(model.projects)
-            )
+            query = session.query(model).options(*Flavor._load_options())
             if not inactive and filters.get("disabled") is not None:
                 query = query.filter(model.disabled == filters["disabled"])
             if "min_memory_mb" in filters:

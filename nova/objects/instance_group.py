@@ -12,25 +12,17 @@ import uuid as uuidlib
 
 import sqlalchemy as sa
 from oslo_versionedobjects import fields
-from sqlalchemy import orm
 
 from nova import exception, objects
 from nova.db import engines
 from nova.db.api import models
-from nova.objects import base
+from nova.objects import api_db, base
 
 POLICIES = ("affinity", "anti-affinity", "soft-affinity", "soft-anti-affinity")
 
 
-def _select_groups() -> sa.Select:
-    return sa.select(models.InstanceGroup).options(
-        orm.selectinload(models.InstanceGroup.policies),
-        orm.selectinload(models.InstanceGroup.members),
-    )
-
-
 @base.NovaObjectRegistry.register
-class InstanceGroup(base.NovaTimestampObject, base.NovaObject):
+class InstanceGroup(api_db.APIDBObject, base.NovaTimestampObject, base.NovaObject):
     """A server group: its policy, rules and member instance UUIDs."""
 
     # Version 1.0: Initial version
@@ -50,32 +42,27 @@ class InstanceGroup(base.NovaTimestampObject, base.NovaObject):
         "hosts": fields.ListOfStringsField(default=[]),
     }
 
-    @classmethod
-    def _from_db_object(cls, context, obj, db_row, skip=()):
-        for name in ("id", "uuid", "name", "user_id", "project_id"):
-            setattr(obj, name, getattr(db_row, name))
-        obj.created_at = db_row.created_at
-        obj.updated_at = db_row.updated_at
-        policy = db_row.policies[0] if db_row.policies else None
-        obj.policy = policy.policy if policy else None
-        rules = json.loads(policy.rules) if policy and policy.rules else {}
-        obj.rules = {key: str(value) for key, value in rules.items()}
-        obj.members = [member.instance_uuid for member in db_row.members]
-        obj._context = context
-        obj.obj_reset_changes()
-        return obj
+    _model = models.InstanceGroup
+    _loaded_with = ("policies", "members")
 
-    @classmethod
-    def _get(cls, context, criterion, group_uuid) -> InstanceGroup:
-        with engines.transaction(context.api_db_connection) as session:
-            row = session.scalars(_select_groups().where(criterion)).first()
-            if row is None:
-                raise exception.InstanceGroupNotFound(group_uuid=group_uuid)
-            return cls._from_db_object(context, cls(), row)
+    def _fill_from_row(self, db_row: models.InstanceGroup) -> None:
+        for name in ("id", "uuid", "name", "user_id", "project_id"):
+            setattr(self, name, getattr(db_row, name))
+        self.created_at = db_row.created_at
+        self.updated_at = db_row.updated_at
+        policy = db_row.policies[0] if db_row.policies else None
+        self.policy = policy.policy if policy else None
+        rules = json.loads(policy.rules) if policy and policy.rules else {}
+        self.rules = {key: str(value) for key, value in rules.items()}
+        self.members = [member.instance_uuid for member in db_row.members]
 
     @classmethod
     def get_by_uuid(cls, context, group_uuid: str) -> InstanceGroup:
-        return cls._get(context, models.InstanceGroup.uuid == group_uuid, group_uuid)
+        return cls._get(
+            context,
+            models.InstanceGroup.uuid == group_uuid,
+            exception.InstanceGroupNotFound(group_uuid=group_uuid),
+        )
 
     @classmethod
     def get_by_name(cls, context, name: str) -> InstanceGroup:
@@ -84,13 +71,19 @@ class InstanceGroup(base.NovaTimestampObject, base.NovaObject):
             models.InstanceGroup.name == name,
             models.InstanceGroup.project_id == context.project_id,
         )
-        return cls._get(context, criterion, name)
+        return cls._get(
+            context, criterion, exception.InstanceGroupNotFound(group_uuid=name)
+        )
 
     @classmethod
     def get_by_instance_uuid(cls, context, instance_uuid: str) -> InstanceGroup:
         """The group ``instance_uuid`` is a member of."""
         criterion = models.InstanceGroup.members.any(instance_uuid=instance_uuid)
-        return cls._get(context, criterion, instance_uuid)
+        return cls._get(
+            context,
+            criterion,
+            exception.InstanceGroupNotFound(group_uuid=instance_uuid),
+        )
 
     def create(self) -> None:
         """Insert the group with its policy, rules and members.
@@ -127,11 +120,11 @@ class InstanceGroup(base.NovaTimestampObject, base.NovaObject):
     def destroy(self) -> None:
         """Delete the group with its policy and member list."""
         with engines.transaction(self._context.api_db_connection) as session:
-            row = session.scalars(
-                _select_groups().where(models.InstanceGroup.uuid == self.uuid)
-            ).first()
-            if row is None:
-                raise exception.InstanceGroupNotFound(group_uuid=self.uuid)
+            row = self._find_row(
+                session,
+                models.InstanceGroup.uuid == self.uuid,
+                exception.InstanceGroupNotFound(group_uuid=self.uuid),
+            )
             session.delete(row)
 
     @classmethod
@@ -140,11 +133,11 @@ class InstanceGroup(base.NovaTimestampObject, base.NovaObject):
     ) -> list[str]:
         """Add instances to the group; returns the UUIDs newly added."""
         with engines.transaction(context.api_db_connection) as session:
-            row = session.scalars(
-                _select_groups().where(models.InstanceGroup.uuid == group_uuid)
-            ).first()
-            if row is None:
-                raise exception.InstanceGroupNotFound(group_uuid=group_uuid)
+            row = cls._find_row(
+                session,
+                models.InstanceGroup.uuid == group_uuid,
+                exception.InstanceGroupNotFound(group_uuid=group_uuid),
+            )
             present = {member.instance_uuid for member in row.members}
             added = [u for u in dict.fromkeys(instance_uuids) if u not in present]
             row.members.extend(
@@ -206,17 +199,13 @@ def typed_rules(rules: dict[str, str]) -> dict[str, object]:
 
 
 @base.NovaObjectRegistry.register
-class InstanceGroupList(base.ObjectListBase, base.NovaObject):
+class InstanceGroupList(api_db.APIDBObjectList, base.ObjectListBase, base.NovaObject):
     # Version 1.0: Initial version
     VERSION = "1.0"
 
     fields = {"objects": fields.ListOfObjectsField("InstanceGroup")}
 
-    @classmethod
-    def _get(cls, context, *criteria) -> InstanceGroupList:
-        query = _select_groups().where(*criteria).order_by(models.InstanceGroup.id)
-        with engines.transaction(context.api_db_connection) as session:
-            return cls._from_db_rows(context, InstanceGroup, session.scalars(query))
+    _item_class = InstanceGroup
 
     @classmethod
     def get_all(cls, context) -> InstanceGroupList:
