@@ -16,12 +16,11 @@ Views:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from nova import policy
+from nova import policy, utils
 from nova.api.openstack import links
 from nova.api.openstack.compute import common
 from nova.api.openstack.request import Request
@@ -275,13 +274,6 @@ def _disk_config(instance) -> str:
     return "AUTO" if _get(instance, "auto_disk_config") else "MANUAL"
 
 
-def _host_id(instance) -> str:
-    host = _get(instance, "host")
-    if not host:
-        return ""
-    return hashlib.sha224((str(instance.project_id) + host).encode("utf-8")).hexdigest()
-
-
 def _image(views: ServerViews, instance, with_properties: bool) -> Any:
     image_ref = _get(instance, "image_ref")
     if not image_ref:
@@ -307,7 +299,7 @@ def _basic(views: ServerViews, instance) -> dict:
         "tenant_id": _get(instance, "project_id") or "",
         "user_id": _get(instance, "user_id") or "",
         "metadata": _get(instance, "metadata") or {},
-        "hostId": _host_id(instance),
+        "hostId": utils.generate_hostid(_get(instance, "host"), instance.project_id),
         "image": _image(views, instance, views.req.is_supported("2.98")),
         "created": isotime(_get(instance, "created_at")),
         # A server never updated (a build request's) was updated when made.
