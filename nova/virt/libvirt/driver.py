@@ -390,7 +390,12 @@ class LibvirtDriver(driver.ComputeDriver):
             return ""
 
     def get_vnc_console(self, context, instance) -> dict[str, Any]:
-        """``{"host", "port"}`` of the running guest's VNC server."""
+        """``{"host", "port"}`` the console proxy connects to for the
+        running guest's VNC server.
+
+        The guest listens on ``[vnc] server_listen`` (often a wildcard);
+        the proxy reaches this host at ``[vnc] server_proxyclient_address``.
+        """
         domain = self._host.get_domain(instance)
         graphics = ET.fromstring(domain.XMLDesc(0)).find(
             "devices/graphics[@type='vnc']"
@@ -398,8 +403,7 @@ class LibvirtDriver(driver.ComputeDriver):
         port = int(graphics.get("port", -1)) if graphics is not None else -1
         if port < 0:
             raise exception.ConsoleTypeUnavailable(console_type="novnc")
-        listen = graphics.get("listen") or CONF.vnc.server_listen
-        return {"host": listen, "port": port}
+        return {"host": CONF.vnc.server_proxyclient_address, "port": port}
 
     def manage_image_cache(self, context, all_instances) -> None:
         self.image_cache_manager.update(all_instances)

@@ -212,3 +212,32 @@ def test_reconnects_after_the_connection_closed(libvirt_driver, make_instance):
     lost.close()
     assert _state(libvirt_driver, instance) == power_state.RUNNING
     assert libvirt_driver._host.get_connection() is not lost
+
+
+def test_vnc_listens_on_server_listen_and_is_reached_at_the_proxyclient_address(
+    libvirt_driver, make_instance
+):
+    CONF.set_override("server_listen", "0.0.0.0", group="vnc")
+    CONF.set_override("server_proxyclient_address", "192.0.2.7", group="vnc")
+    try:
+        instance = make_instance()
+        _spawn(libvirt_driver, instance)
+        domain = libvirt_driver._host.get_domain(instance)
+        xml = ET.fromstring(domain.XMLDesc(0))
+        graphics = xml.find("devices/graphics")
+        assert (graphics.get("type"), graphics.get("listen")) == ("vnc", "0.0.0.0")
+        # The test hypervisor assigns no autoport: run the guest again with
+        # the port QEMU would have picked, as a real libvirt reports it.
+        graphics.set("autoport", "no")
+        graphics.set("port", "5907")
+        connection = libvirt_driver._host.get_connection()
+        domain.destroy()
+        connection.defineXML(ET.tostring(xml, "unicode"))
+        libvirt_driver._host.get_domain(instance).create()
+        assert libvirt_driver.get_vnc_console(None, instance) == {
+            "host": "192.0.2.7",
+            "port": 5907,
+        }
+    finally:
+        CONF.clear_override("server_listen", group="vnc")
+        CONF.clear_override("server_proxyclient_address", group="vnc")
