@@ -4,16 +4,27 @@ A deployment talks to many databases (the API DB, cell0, cell1, ...), each
 named by its connection URL, so engines are cached per URL rather than held in
 a single global. Every connection gets a connect timeout: threads cannot be
 cancelled, so nothing may wait forever on an unreachable server.
+
+Server databases get the pool settings of oslo.db's options: those of
+``[api_database]`` for the API database's URL, those of ``[database]`` for
+every other (cell databases, as upstream applies them). SQLite files have no
+server to pool connections to, so none of them apply there.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event, orm
+
+import nova.conf
+
+CONF = nova.conf.CONF
 
 CONNECT_TIMEOUT_SECONDS = 10
 
@@ -33,11 +44,32 @@ def _sqlite_on_connect(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-def _mysql_on_connect(dbapi_connection, _record) -> None:
+def _mysql_on_connect(sql_mode: str, dbapi_connection, _record) -> None:
     cursor = dbapi_connection.cursor()
-    # TRADITIONAL turns silent truncation into errors, as upstream enforces.
-    cursor.execute("SET SESSION sql_mode = 'TRADITIONAL'")
+    cursor.execute("SET SESSION sql_mode = %s", (sql_mode,))
     cursor.close()
+
+
+def _options_for(connection: str) -> Any:
+    """The oslo.db option group configuring ``connection``."""
+    if connection == CONF.api_database.connection:
+        return CONF.api_database
+    return CONF.database
+
+
+def _pool_arguments(options: Any) -> dict[str, Any]:
+    arguments: dict[str, Any] = {
+        "pool_recycle": options.connection_recycle_time,
+        "echo": options.connection_debug >= 100,
+    }
+    if options.max_pool_size is not None:
+        # 0 means "no limit" to both oslo.db and SQLAlchemy.
+        arguments["pool_size"] = options.max_pool_size
+    if options.max_overflow is not None:
+        arguments["max_overflow"] = options.max_overflow
+    if options.pool_timeout is not None:
+        arguments["pool_timeout"] = options.pool_timeout
+    return arguments
 
 
 def _create_engine(connection: str) -> sa.Engine:
@@ -51,14 +83,20 @@ def _create_engine(connection: str) -> sa.Engine:
         if url.database not in (None, "", ":memory:"):
             event.listen(engine, "connect", _sqlite_on_connect)
         return engine
+    options = _options_for(connection)
     engine = sa.create_engine(
         url,
         pool_pre_ping=True,
-        pool_recycle=3600,
         connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
+        **_pool_arguments(options),
     )
-    if backend == "mysql":
-        event.listen(engine, "connect", _mysql_on_connect)
+    # TRADITIONAL (oslo.db's default) turns silent truncation into errors.
+    if backend == "mysql" and options.mysql_sql_mode:
+        event.listen(
+            engine,
+            "connect",
+            functools.partial(_mysql_on_connect, options.mysql_sql_mode),
+        )
     return engine
 
 
