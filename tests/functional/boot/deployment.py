@@ -57,6 +57,27 @@ def wait_for(
         time.sleep(interval)
 
 
+def flavor(name, memory_mb, vcpus=1, root_gb=1, ephemeral_gb=0, swap=0):
+    """A flavor object as nova-api hands it to the superconductor."""
+    return objects.Flavor(
+        id=abs(hash(name)) % 100000,
+        flavorid=name,
+        name=name,
+        memory_mb=memory_mb,
+        vcpus=vcpus,
+        root_gb=root_gb,
+        ephemeral_gb=ephemeral_gb,
+        swap=swap,
+        rxtx_factor=1.0,
+        vcpu_weight=None,
+        disabled=False,
+        is_public=True,
+        extra_specs={},
+        projects=[],
+        description=None,
+    )
+
+
 @dataclasses.dataclass
 class Deployment:
     directory: Path
@@ -70,6 +91,8 @@ class Deployment:
     report_interval: int = 2
     service_down_time: int = 10
     processes: dict[str, subprocess.Popen] = dataclasses.field(default_factory=dict)
+    # Compute host names; unique per test because Placement is shared.
+    hosts: list[str] = dataclasses.field(default_factory=list)
 
     # -- configuration ------------------------------------------------------
 
@@ -181,6 +204,7 @@ class Deployment:
     def start_all(self, compute_hosts: list[str], **fake_driver) -> None:
         api_conf = self.directory / "nova.conf"
         cell_conf = self.directory / "nova-cell1.conf"
+        self.hosts = list(compute_hosts)
         self.start("superconductor", "conductor", api_conf)
         self.start("scheduler", "scheduler", api_conf)
         self.start("cell1-conductor", "conductor", cell_conf)
@@ -214,6 +238,22 @@ class Deployment:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+    def wait_for_computes(self, context) -> None:
+        """Every compute of ``hosts`` up, mapped by the scheduler's
+        discovery."""
+
+        def ready():
+            self.assert_running()
+            try:
+                mapped = [
+                    objects.HostMapping.get_by_host(context, h) for h in self.hosts
+                ]
+            except Exception:
+                return False
+            return len(mapped) == len(self.hosts)
+
+        wait_for(ready, 120, "compute hosts to be mapped")
 
     def assert_running(self) -> None:
         for name, process in self.processes.items():

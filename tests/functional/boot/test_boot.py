@@ -10,84 +10,14 @@ import pytest
 from oslo_utils import uuidutils
 
 from nova import context as nova_context
-from nova import objects, rpc, servicegroup
+from nova import objects, servicegroup
 from nova.compute import vm_states
-from nova.conf import CONF
-from nova.db import engines
 from tests.fixtures.placement import make_client
-from tests.functional.boot.deployment import Deployment, wait_for
+from tests.functional.boot.deployment import flavor, wait_for
 
 pytestmark = [pytest.mark.rabbitmq]
 
 HOSTS = ["boot-host-a", "boot-host-b"]
-
-
-def _flavor(name, memory_mb, vcpus=1, root_gb=1, ephemeral_gb=0, swap=0):
-    return objects.Flavor(
-        id=abs(hash(name)) % 100000,
-        flavorid=name,
-        name=name,
-        memory_mb=memory_mb,
-        vcpus=vcpus,
-        root_gb=root_gb,
-        ephemeral_gb=ephemeral_gb,
-        swap=swap,
-        rxtx_factor=1.0,
-        vcpu_weight=None,
-        disabled=False,
-        is_public=True,
-        extra_specs={},
-        projects=[],
-        description=None,
-    )
-
-
-@pytest.fixture
-def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):
-    objects.register_all()
-    deployment = Deployment(
-        directory=tmp_path / "deployment",
-        api_db=make_db_url("api"),
-        cell0_db=make_db_url("cell0"),
-        cell1_db=make_db_url("cell1"),
-        api_transport_url=make_vhost("api"),
-        cell1_transport_url=make_vhost("cell1"),
-        placement_endpoint=placement_endpoint,
-    )
-    deployment.write_configs()
-    deployment.configure_api()
-    deployment.create_databases()
-    # Unique host names: Placement is shared with other tests.
-    hosts = [f"{host}-{uuidutils.generate_uuid()[:8]}" for host in HOSTS]
-    deployment.start_all(hosts, vcpus=16, memory_mb=8192, local_gb=100)
-    deployment.hosts = hosts
-    try:
-        yield deployment
-    finally:
-        deployment.stop_all()
-        rpc.cleanup()
-        for url in (deployment.api_db, deployment.cell0_db, deployment.cell1_db):
-            engines.dispose(url)
-        CONF.clear_override("transport_url")
-        for group in ("api_database", "database"):
-            CONF.clear_override("connection", group=group)
-        CONF.clear_override("service_down_time")
-
-
-def _wait_for_computes(deployment, context) -> None:
-    """Both computes up, their nodes mapped by the scheduler's discovery."""
-
-    def ready():
-        deployment.assert_running()
-        try:
-            mapped = [
-                objects.HostMapping.get_by_host(context, h) for h in deployment.hosts
-            ]
-        except Exception:
-            return False
-        return len(mapped) == len(deployment.hosts)
-
-    wait_for(ready, 120, "compute hosts to be mapped")
 
 
 # SQLite and MariaDB: each run starts five processes, so PostgreSQL is left
@@ -104,10 +34,15 @@ def test_boot_spread_fail_and_delete(deployment, placement_endpoint):
         user_id="demo", project_id=project, roles=["member"], overwrite=False
     )
     placement = make_client(placement_endpoint)
-    _wait_for_computes(deployment, admin)
+    # Unique host names: Placement is shared with other tests.
+    suffix = uuidutils.generate_uuid()[:8]
+    deployment.start_all(
+        [f"{host}-{suffix}" for host in HOSTS], vcpus=16, memory_mb=8192, local_gb=100
+    )
+    deployment.wait_for_computes(admin)
 
     # Ten servers in one request: all ACTIVE, spread over both hosts.
-    small = _flavor("small", memory_mb=512, vcpus=1, root_gb=1, swap=512)
+    small = flavor("small", memory_mb=512, vcpus=1, root_gb=1, swap=512)
     uuids = deployment.boot(user_context, small, count=10, name="web")
     found = deployment.wait_for_states(
         admin, uuids, {vm_states.ACTIVE, vm_states.ERROR}
@@ -140,7 +75,7 @@ def test_boot_spread_fail_and_delete(deployment, placement_endpoint):
     ]
 
     # A flavor no host can fit ends in cell0, saying which resource lacks.
-    huge = _flavor("huge", memory_mb=10**9)
+    huge = flavor("huge", memory_mb=10**9)
     [failed] = deployment.boot(user_context, huge, name="huge")
     cell, instance = deployment.wait_for_states(admin, [failed], {vm_states.ERROR})[
         failed

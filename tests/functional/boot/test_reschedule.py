@@ -9,50 +9,16 @@ import pytest
 from oslo_utils import uuidutils
 
 from nova import context as nova_context
-from nova import objects, rpc
+from nova import objects
 from nova.compute import vm_states
-from nova.conf import CONF
-from nova.db import engines
 from tests.fixtures.placement import make_client
-from tests.functional.boot.deployment import Deployment, render
-from tests.functional.boot.test_boot import _flavor, _wait_for_computes
+from tests.functional.boot.deployment import flavor, render
 
 pytestmark = [
     pytest.mark.rabbitmq,
     # Five processes per test: SQLite only, the boot test covers MariaDB.
     pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True),
 ]
-
-
-@pytest.fixture
-def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):
-    objects.register_all()
-    deployment = Deployment(
-        directory=tmp_path / "deployment",
-        api_db=make_db_url("api"),
-        cell0_db=make_db_url("cell0"),
-        cell1_db=make_db_url("cell1"),
-        api_transport_url=make_vhost("api"),
-        cell1_transport_url=make_vhost("cell1"),
-        placement_endpoint=placement_endpoint,
-    )
-    deployment.write_configs()
-    deployment.configure_api()
-    deployment.create_databases()
-    suffix = uuidutils.generate_uuid()[:8]
-    # "big" has more free memory, so the RAM weigher picks it first.
-    deployment.hosts = [f"big-{suffix}", f"small-{suffix}"]
-    try:
-        yield deployment
-    finally:
-        deployment.stop_all()
-        rpc.cleanup()
-        for url in (deployment.api_db, deployment.cell0_db, deployment.cell1_db):
-            engines.dispose(url)
-        CONF.clear_override("transport_url")
-        for group in ("api_database", "database"):
-            CONF.clear_override("connection", group=group)
-        CONF.clear_override("service_down_time")
 
 
 def _start(deployment, scheduler_extra=None, big_fails=False):
@@ -66,6 +32,9 @@ def _start(deployment, scheduler_extra=None, big_fails=False):
     deployment.start("superconductor", "conductor", api_conf)
     deployment.start("scheduler", "scheduler", api_conf, scheduler_conf)
     deployment.start("cell1-conductor", "conductor", cell_conf, upcall)
+    suffix = uuidutils.generate_uuid()[:8]
+    # "big" has more free memory, so the RAM weigher picks it first.
+    deployment.hosts = [f"big-{suffix}", f"small-{suffix}"]
     big, small = deployment.hosts
     deployment.start(
         big,
@@ -77,7 +46,7 @@ def _start(deployment, scheduler_extra=None, big_fails=False):
     )
     deployment.start(small, "compute", cell_conf, deployment.compute_config(
         small, vcpus=16, memory_mb=8192, local_gb=100))  # fmt: skip
-    _wait_for_computes(deployment, nova_context.get_admin_context())
+    deployment.wait_for_computes(nova_context.get_admin_context())
 
 
 def _node_uuid(deployment, host):
@@ -115,7 +84,7 @@ def _boot_into_group(deployment, monkeypatch, policy: str, count: int) -> list[s
         return spec
 
     monkeypatch.setattr(objects.RequestSpec, "from_components", with_group)
-    return deployment.boot(user, _flavor("m1", memory_mb=512), count=count, name="g")
+    return deployment.boot(user, flavor("m1", memory_mb=512), count=count, name="g")
 
 
 def test_failed_spawn_is_rescheduled_with_its_allocation(
@@ -125,7 +94,7 @@ def test_failed_spawn_is_rescheduled_with_its_allocation(
     big, small = deployment.hosts
     admin = nova_context.get_admin_context()
     placement = make_client(placement_endpoint)
-    (uuid,) = deployment.boot(_user(), _flavor("m1", memory_mb=512), name="re")
+    (uuid,) = deployment.boot(_user(), flavor("m1", memory_mb=512), name="re")
     _, instance = deployment.wait_for_states(
         admin, [uuid], {vm_states.ACTIVE, vm_states.ERROR}
     )[uuid]
@@ -144,7 +113,7 @@ def test_running_out_of_alternates_names_every_attempt(deployment, placement_end
     )
     admin = nova_context.get_admin_context()
     placement = make_client(placement_endpoint)
-    (uuid,) = deployment.boot(_user(), _flavor("m1", memory_mb=512), name="re")
+    (uuid,) = deployment.boot(_user(), flavor("m1", memory_mb=512), name="re")
     _, instance = deployment.wait_for_states(
         admin, [uuid], {vm_states.ACTIVE, vm_states.ERROR}
     )[uuid]
