@@ -37,6 +37,12 @@ class BaseAPI(rpc.RPCAPI):
         client = self.prepare(context, timeout=timeout)
         return client.call(context, "ping", arg=arg)
 
+    def wake(self, context, server: str) -> None:
+        """Cast a ping to the service of the topic on ``server``: its RPC
+        listener, waiting for a message, returns at once (see
+        ``nova.service.Service.stop``)."""
+        self.prepare(context, server=server).cast(context, "ping", arg="wake")
+
     def wait_until_ready(self, context, stop_waiting=None) -> None:
         """Ping until a service of the topic answers.
 

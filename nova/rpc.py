@@ -90,11 +90,53 @@ class RequestContextSerializer(oslo_messaging.Serializer):
         return nova_context.RequestContext.from_dict(context)
 
 
+class RPCServer(oslo_messaging.rpc.server.RPCServer):
+    """oslo.messaging's RPC server, counting the requests it handles so a
+    stopping service can wait for exactly those.
+
+    Its own ``wait()`` also waits for every idle worker thread to notice
+    the stop, which takes up to a second after the last request.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._requests = 0
+        self._requests_done = threading.Condition()
+
+    def _on_incoming(self, incoming) -> None:
+        # Counted from the hand-over to the worker pool, so a request
+        # waiting for a free thread is in flight too.
+        with self._requests_done:
+            self._requests += 1
+        try:
+            super()._on_incoming(incoming)
+        except BaseException:
+            self._finished()
+            raise
+
+    def _process_incoming(self, incoming) -> None:
+        try:
+            super()._process_incoming(incoming)  # dispatch, then reply
+        finally:
+            self._finished()
+
+    def _finished(self) -> None:
+        with self._requests_done:
+            self._requests -= 1
+            self._requests_done.notify_all()
+
+    def wait_for_requests(self, timeout: float | None = None) -> bool:
+        """After ``stop()``: block until every request received has been
+        handled and answered; False if some still run at ``timeout``."""
+        with self._requests_done:
+            return self._requests_done.wait_for(lambda: self._requests == 0, timeout)
+
+
 def get_server(
     target: oslo_messaging.Target,
     endpoints: list[Any],
     transport: oslo_messaging.Transport | None = None,
-) -> oslo_messaging.rpc.RPCServer:
+) -> RPCServer:
     """An RPC server dispatching to ``endpoints`` on a thread pool
     (``[DEFAULT] executor_thread_pool_size`` threads).
 
@@ -107,6 +149,7 @@ def get_server(
         endpoints,
         serializer=RequestContextSerializer(),
         access_policy=oslo_messaging.DefaultRPCAccessPolicy,
+        server_cls=RPCServer,
     )
 
 
