@@ -84,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--port-offset",
         type=int,
         default=None,
-        help="add N to every port (5000, 8778, 9292, 8774, 8775)",
+        help="add N to every port (5000, 8778, 9292, 8774, 8775, 6080)",
     )
     command("stop", "stop every process of the deployment (data is kept)")
     command("status", "show which processes run (exit 3 unless all do)")

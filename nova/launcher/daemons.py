@@ -7,9 +7,10 @@ The launcher runs exactly what this module declares, in order:
   start): the databases' schemas and the cell mappings, as an operator would
   run ``nova-manage``;
 * :data:`NOVA_DAEMONS`, all at once: the API-level services (nova-api,
-  nova-scheduler, the superconductor), cell1's conductor and one
-  nova-compute per compute host (each waits for what it needs by itself);
-  ``start`` goes on once every one is ready;
+  nova-metadata-api, nova-scheduler, the superconductor), cell1's conductor,
+  its nova-novncproxy (only where noVNC is installed) and one nova-compute
+  per compute host (each waits for what it needs by itself); ``start`` goes
+  on once every one is ready;
 * :data:`NOVA_POST_START_COMMANDS` on every start, once every daemon is
   ready: ``nova-manage cell_v2 discover_hosts`` maps the compute hosts that
   just registered, so the cloud can boot servers as soon as ``start``
@@ -27,7 +28,8 @@ with ``nova-cell1.conf`` then ``nova-compute-<n>.conf`` and is named
 ``{…}`` placeholders in a command's arguments are filled from
 :class:`SetupContext`.
 
-Readiness: nova-api when ``GET /v2.1`` answers; the RPC daemons when their
+Readiness: nova-api, nova-metadata-api and nova-novncproxy when their root
+URL answers; the RPC daemons when their
 log says they consume their topic (:data:`RPC_READY_LINE`, written by
 :mod:`nova.service` after the service record exists and, for a compute, its
 compute node and resource provider).
@@ -57,6 +59,7 @@ class NovaUrls:
     compute_root: str
     compute_api: str
     metadata_root: str
+    novncproxy_root: str
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,9 @@ class NovaDaemon:
     ready_log_line: str | None = None
     """If set, the daemon is ready once its ``--log-file`` shows this text
     (written after it started); ``probe`` is then not used."""
+    needs_path: str | None = None
+    """If set, the daemon is started only when this path exists on the
+    host (files of a distribution package it serves)."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +117,19 @@ class NovaSetupCommand:
 
 def _compute_api(urls: NovaUrls) -> ReadinessProbe:
     return HttpProbe(urls.compute_api)
+
+
+def _metadata_api(urls: NovaUrls) -> ReadinessProbe:
+    return HttpProbe(urls.metadata_root)
+
+
+def _novncproxy(urls: NovaUrls) -> ReadinessProbe:
+    return HttpProbe(urls.novncproxy_root)
+
+
+NOVNC_WEB = "/usr/share/novnc"
+"""Where Debian's novnc package puts the web client nova-novncproxy serves
+(upstream's ``[DEFAULT] web`` default)."""
 
 
 RPC_READY_LINE = "consuming topic"
@@ -149,6 +168,13 @@ NOVA_SETUP_COMMANDS: tuple[NovaSetupCommand, ...] = (
 NOVA_DAEMONS: tuple[NovaDaemon, ...] = (
     NovaDaemon("nova-api", "nova-api", ConfigRole.API, _compute_api, "nova_api"),
     NovaDaemon(
+        "nova-metadata-api",
+        "nova-metadata-api",
+        ConfigRole.API,
+        _metadata_api,
+        "nova_metadata",
+    ),
+    NovaDaemon(
         "nova-scheduler",
         "nova-scheduler",
         ConfigRole.API,
@@ -166,6 +192,15 @@ NOVA_DAEMONS: tuple[NovaDaemon, ...] = (
         "nova-conductor",
         ConfigRole.CELL,
         ready_log_line=RPC_READY_LINE,
+    ),
+    # The console tokens it checks live in the cell database.
+    NovaDaemon(
+        "nova-novncproxy",
+        "nova-novncproxy",
+        ConfigRole.CELL,
+        _novncproxy,
+        "nova_novncproxy",
+        needs_path=NOVNC_WEB,
     ),
     NovaDaemon(
         "nova-compute",

@@ -62,6 +62,7 @@ class NovaConfigFiles:
     api_port: int
     metadata_port: int
     computes: int
+    novncproxy_port: int = 6080
     options: Sections = field(default_factory=dict)
     compute_driver: str = "fake.FakeDriver"
     all_in_one_host: str | None = None
@@ -92,6 +93,16 @@ class NovaConfigFiles:
             "glance": self.nova_user.auth_options(),
         }
 
+    def _vnc(self) -> dict[str, object]:
+        """Where nova-novncproxy listens and the console URL users get."""
+        return {
+            "novncproxy_host": LOOPBACK,
+            "novncproxy_port": self.novncproxy_port,
+            "novncproxy_base_url": (
+                f"http://{LOOPBACK}:{self.novncproxy_port}/vnc_auto.html"
+            ),
+        }
+
     def _api_sections(self) -> dict[str, dict[str, object]]:
         return _layered(
             {
@@ -110,6 +121,7 @@ class NovaConfigFiles:
                 "database": {"connection": self.cell0_database_url},
                 "keystone_authtoken": self.nova_user.authtoken_section(),
                 **self._service_clients(),
+                "vnc": self._vnc(),
                 # New computes get mapped to their cell without an operator
                 # running `nova-manage cell_v2 discover_hosts`.
                 "scheduler": {"discover_hosts_in_cells_interval": 2},
@@ -165,6 +177,7 @@ class NovaConfigFiles:
                     },
                     "database": {"connection": self.cell1_database_url},
                     **self._service_clients(),
+                    "vnc": self._vnc(),
                     "oslo_concurrency": {"lock_path": self.directory / "lock"},
                 },
                 self.options,

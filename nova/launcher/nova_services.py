@@ -9,6 +9,7 @@ start; then the declared setup commands, daemons and post-start commands
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -58,7 +59,12 @@ class NovaServices:
         self.state = state
         self.settings = settings
         self.progress = progress or Progress(None)
-        self.daemons = tuple(daemons)
+        # A daemon serving files of a package that is not installed is left
+        # out (and said so on start) rather than failing the whole cloud.
+        self.daemons = tuple(
+            d for d in daemons if d.needs_path is None or os.path.exists(d.needs_path)
+        )
+        self.left_out = tuple(d for d in daemons if d not in self.daemons)
         self.setup_commands = tuple(setup_commands)
         self.post_start_commands = tuple(post_start_commands)
         self.vhosts = vhosts or RabbitVhosts()
@@ -80,6 +86,7 @@ class NovaServices:
             nova_user=upstream.service_user("nova"),
             api_port=settings.ports.nova_api,
             metadata_port=settings.ports.nova_metadata,
+            novncproxy_port=settings.ports.nova_novncproxy,
             computes=settings.computes,
             options=settings.nova_options,
             compute_driver=settings.compute_driver,
@@ -89,6 +96,7 @@ class NovaServices:
             compute_root=f"http://{LOOPBACK}:{settings.ports.nova_api}/",
             compute_api=upstream.compute_url,
             metadata_root=f"http://{LOOPBACK}:{settings.ports.nova_metadata}/",
+            novncproxy_root=f"http://{LOOPBACK}:{settings.ports.nova_novncproxy}/",
         )
 
     @property
@@ -230,6 +238,10 @@ class NovaServices:
         starting them together costs the slowest start, not the sum.
         Daemons already running (a resumed deployment) are left alone.
         """
+        for daemon in self.left_out:
+            self.progress.line(
+                f"nova: {daemon.name} not started: {daemon.needs_path} is missing"
+            )
         processes = [
             process
             for _, spec in self.specs()

@@ -36,6 +36,7 @@ class Ports:
     glance: int = 9292
     nova_api: int = 8774
     nova_metadata: int = 8775
+    nova_novncproxy: int = 6080
 
     def offset(self, delta: int) -> Ports:
         """Every port shifted by ``delta`` (for a second deployment)."""

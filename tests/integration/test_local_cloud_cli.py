@@ -8,6 +8,7 @@ would, on ports shifted away from a developer's own cloud.
 from __future__ import annotations
 
 import configparser
+import os
 import random
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 import sqlalchemy as sa
 
 from nova.launcher import proc
+from nova.launcher.daemons import NOVNC_WEB
 from nova.launcher.databases import ServerDatabases
 from nova.launcher.ports import ports_in_use
 from nova.launcher.rabbitmq import RabbitVhosts
@@ -37,9 +39,12 @@ PROCESSES = (
     "placement",
     "glance",
     "nova-api",
+    "nova-metadata-api",
     "nova-scheduler",
     "nova-conductor",
     "nova-cell1-conductor",
+    # Only where the noVNC web client is installed.
+    *(["nova-novncproxy"] if os.path.isdir(NOVNC_WEB) else []),
     "nova-compute-1",
     "nova-compute-2",
 )
@@ -130,6 +135,11 @@ def _check_nova_config(nova_dir, name: str) -> None:
     assert _database_of(cell1["database"]["connection"]) == f"{name}_nova_cell1"
     vhost = urllib.parse.urlsplit(cell1["DEFAULT"]["transport_url"]).path
     assert urllib.parse.unquote(vhost[1:]) == f"/nova-{name}-cell1"
+    for conf in (api, cell1):
+        port = int(conf["vnc"]["novncproxy_port"])
+        assert conf["vnc"]["novncproxy_base_url"] == (
+            f"http://127.0.0.1:{port}/vnc_auto.html"
+        )
     compute2 = _read_conf(nova_dir / "nova-compute-2.conf")
     assert compute2["DEFAULT"]["host"] == "compute-2"
     assert compute2["DEFAULT"]["compute_driver"] == "fake.FakeDriver"

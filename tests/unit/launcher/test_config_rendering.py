@@ -159,6 +159,8 @@ def test_api_level_nova_conf(tmp_path):
     assert conf["DEFAULT"]["osapi_compute_listen_port"] == "8774"
     assert conf["api"]["auth_strategy"] == "keystone"
     assert conf["keystone_authtoken"]["username"] == "nova"
+    assert conf["vnc"]["novncproxy_port"] == "6080"
+    assert conf["vnc"]["novncproxy_base_url"] == "http://127.0.0.1:6080/vnc_auto.html"
     for group in ("placement", "glance"):
         assert conf[group]["auth_type"] == "password"
         assert conf[group]["username"] == "nova"
@@ -172,6 +174,8 @@ def test_cell1_conf_has_no_api_database(tmp_path):
     assert not conf.has_section("keystone_authtoken")
     assert conf["database"]["connection"].endswith("/x_nova_cell1")
     assert conf["DEFAULT"]["transport_url"].endswith("/%2Fnova-x-cell1")
+    # Computes hand out console URLs, the proxy listens: both read [vnc].
+    assert conf["vnc"]["novncproxy_base_url"].startswith("http://127.0.0.1:6080/")
     assert conf["placement"]["username"] == "nova"
 
 

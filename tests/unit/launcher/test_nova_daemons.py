@@ -76,11 +76,14 @@ def test_declared_deployment_follows_the_deployment_contract(tmp_path):
         commands=declared.NOVA_SETUP_COMMANDS,
     )
     specs = {spec.name: (role, spec) for role, spec in nova.specs()}
+    novnc = ["nova-novncproxy"] if os.path.isdir(declared.NOVNC_WEB) else []
     assert list(specs) == [
         "nova-api",
+        "nova-metadata-api",
         "nova-scheduler",
         "nova-conductor",
         "nova-cell1-conductor",
+        *novnc,
         "nova-compute-1",
         "nova-compute-2",
     ]
@@ -97,9 +100,45 @@ def test_declared_deployment_follows_the_deployment_contract(tmp_path):
     assert config_files("nova-scheduler") == [api]
     assert config_files("nova-cell1-conductor") == [cell]
     assert config_files("nova-compute-1") == [cell, str(nova.configs.compute_conf(1))]
+    assert config_files("nova-metadata-api") == [api]
     assert specs["nova-api"][1].probe.url == "http://127.0.0.1:8774/v2.1"
+    assert specs["nova-metadata-api"][1].probe.url == "http://127.0.0.1:8775/"
     assert isinstance(specs["nova-compute-2"][1].probe, LogLineProbe)
-    assert nova.ports() == {"nova-api": 8774}
+    expected_ports = {"nova-api": 8774, "nova-metadata-api": 8775}
+    if novnc:
+        # Console tokens live in the cell database: the cell's file.
+        assert config_files("nova-novncproxy") == [cell]
+        assert specs["nova-novncproxy"][1].probe.url == "http://127.0.0.1:6080/"
+        expected_ports["nova-novncproxy"] = 6080
+    assert nova.ports() == expected_ports
+
+
+def test_a_daemon_whose_files_are_missing_is_left_out_and_said_so(tmp_path):
+    here = NovaDaemon(
+        "nova-metadata-api",
+        "nova-metadata-api",
+        ConfigRole.API,
+        port="nova_metadata",
+        needs_path=str(tmp_path),
+    )
+    missing = NovaDaemon(
+        "nova-novncproxy",
+        "nova-novncproxy",
+        ConfigRole.CELL,
+        port="nova_novncproxy",
+        needs_path=str(tmp_path / "no-novnc"),
+    )
+    nova = _nova(tmp_path, daemons=(here, missing))
+    assert [spec.name for _, spec in nova.specs()] == ["nova-metadata-api"]
+    assert nova.ports() == {"nova-metadata-api": 8775}
+
+    alone = _nova(tmp_path / "alone", daemons=(missing,))
+    lines = []
+    alone.progress.line = lines.append
+    alone.start_daemons()  # nothing to start but the line saying so
+    assert lines == [
+        f"nova: nova-novncproxy not started: {tmp_path / 'no-novnc'} is missing"
+    ]
 
 
 def test_declared_setup_commands_build_cell0_and_cell1(tmp_path):
