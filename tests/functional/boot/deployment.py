@@ -227,8 +227,7 @@ class Deployment:
         return process.returncode
 
     def stop_all(self, timeout: float = 30) -> None:
-        """SIGTERM every process at once, then wait for them (each takes a
-        few seconds to leave its queue)."""
+        """SIGTERM every process at once, then wait for them."""
         for process in self.processes.values():
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
