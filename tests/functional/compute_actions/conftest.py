@@ -18,6 +18,7 @@ from tests.functional.api.conftest import (  # noqa: F401  (fixtures)
 )
 from tests.functional.console.conftest import (  # noqa: F401  (fixtures)
     COMPUTE_HOST,
+    cell_conf,
     compute,
     console_instance,
     vnc_server,
@@ -57,3 +58,11 @@ def compute_service(nova_conf):  # noqa: F811 - fixture arguments
         )
         service.create()
     return service
+
+
+@pytest.fixture
+def compute_host(cell_conf, compute):  # noqa: F811 - fixture arguments
+    """COMPUTE_HOST's ComputeManager, writing to cell1 as a cell's
+    nova-compute does (here straight to the database, the conductor's
+    part being tested elsewhere)."""
+    return compute

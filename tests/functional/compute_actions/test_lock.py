@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from tests.functional.api.conftest import fault
+from tests.functional.boot.deployment import wait_for
 from tests.functional.compute_actions.conftest import (
     ADMIN,
     action,
@@ -139,10 +140,13 @@ def test_other_project_and_missing_server_are_404(api, nova_conf, flavor):
     assert cell_instance(nova_conf, theirs.uuid).locked is False
 
 
-def test_admin_may_act_on_a_locked_server(api, nova_conf, flavor, compute):
-    instance = server(nova_conf, compute)
+def test_admin_may_act_on_a_locked_server(api, nova_conf, flavor, compute_host):
+    instance = server(nova_conf, compute_host)
     assert action(api, instance.uuid, {"lock": None}).status_code == 202
     response = action(api, instance.uuid, {"os-stop": None}, token=ADMIN)
     assert response.status_code == 202, response.text
-    stored = cell_instance(nova_conf, instance.uuid)
-    assert stored.task_state == "powering-off" or stored.vm_state == "stopped"
+    wait_for(
+        lambda: cell_instance(nova_conf, instance.uuid).vm_state == "stopped",
+        30,
+        "the stop",
+    )
