@@ -60,18 +60,9 @@ def test_reset_state_and_diagnostics_with_the_openstack_cli(cloud, server):  # n
     sid = server["id"]
 
     # Only admins reset states.
-    with pytest.raises(OpenStackCLIError, match="403|reset_state"):
-        cloud.openstack(
-            "server",
-            "set",
-            "--auto-approve",
-            "--state",
-            "error",
-            sid,
-            cloud=demo,
-            json_output=False,
-        )
     reset = ("server", "set", "--auto-approve", "--state")
+    with pytest.raises(OpenStackCLIError, match="403|reset_state"):
+        cloud.openstack(*reset, "error", sid, cloud=demo, json_output=False)
     cloud.openstack(*reset, "error", sid, json_output=False)
     assert cloud.openstack("server", "show", sid)["status"] == "ERROR"
     cloud.openstack(*reset, "active", sid, json_output=False)
@@ -85,10 +76,10 @@ def test_reset_state_and_diagnostics_with_the_openstack_cli(cloud, server):  # n
     assert actions.count("resetState") == 2
     assert "changePassword" in actions
 
-    old = cloud.openstack(
-        "--os-compute-api-version", "2.47", "server", "show", "--diagnostics", sid
-    )
-    assert old["cpu0_time"] == 17300000000
+    # Before 2.48 the keys are the driver's own, which the CLI (through
+    # openstacksdk's fixed resource) does not show: read them raw.
+    old = cloud.compute(microversion="2.47").get(f"/servers/{sid}/diagnostics")
+    assert old.json()["cpu0_time"] == 17300000000
     new = cloud.openstack(
         "--os-compute-api-version", "2.48", "server", "show", "--diagnostics", sid
     )
