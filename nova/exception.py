@@ -565,11 +565,6 @@ class ServiceResourceProviderInUse(Conflict):
     )
 
 
-class HostUptimeNotSupported(NovaException):
-    msg_fmt = "The compute services do not report their host's uptime."
-    code = 501
-
-
 class InstanceIsLocked(Conflict):
     msg_fmt = "Instance %(instance_uuid)s is locked"
 
@@ -591,3 +586,33 @@ class ConsoleTypeInvalid(Invalid):
 class ConsoleDetailsNotAccessible(NovaException):
     msg_fmt = "The requested console type details are not accessible"
     code = 401
+
+
+class InstancePasswordSetFailed(NovaException):
+    msg_fmt = "Failed to set admin password on %(instance)s because %(reason)s"
+    code = 409
+
+
+class SetAdminPasswdNotSupported(NovaException):
+    msg_fmt = "Set admin password is not supported"
+    code = 409
+
+
+class InstanceAgentNotEnabled(NovaException):
+    msg_fmt = "Guest agent is not enabled for the instance"
+    code = 409
+
+
+class QemuGuestAgentNotEnabled(InstanceAgentNotEnabled):
+    msg_fmt = "QEMU guest agent is not enabled"
+
+
+class TriggerCrashDumpNotSupported(Invalid):
+    msg_fmt = "Triggering crash dump is not supported"
+
+
+class FeatureNotSupported(NovaException):
+    """The request is valid, but this deployment's driver cannot do it."""
+
+    msg_fmt = "The requested functionality is not supported."
+    code = 501

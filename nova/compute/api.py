@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import oslo_messaging
 import sqlalchemy as sa
 from oslo_utils import uuidutils
 
@@ -38,7 +39,10 @@ from nova.image import api as image_api
 from nova.objects import base as obj_base
 from nova.objects import flavor as flavor_obj  # noqa: F401  (registers Flavor)
 from nova.objects import tag as tag_obj
+from nova.policies import admin_actions as admin_actions_policies
+from nova.policies import admin_password as admin_password_policies
 from nova.policies import console_output as console_output_policies
+from nova.policies import lock_server as lock_policies
 from nova.policies import pause_server as pause_policies
 from nova.policies import servers as server_policies
 from nova.policies import suspend_server as suspend_policies
@@ -55,6 +59,14 @@ _GiB = 1024**3
 
 # States in which a server's metadata (with no task running) and tags may
 # change.
+# States in which a guest can be told to dump its memory.
+CRASH_DUMP_VM_STATES = (
+    vm_states.ACTIVE,
+    vm_states.PAUSED,
+    vm_states.RESCUED,
+    vm_states.RESIZED,
+    vm_states.ERROR,
+)
 EDITABLE_VM_STATES = (
     vm_states.ACTIVE,
     vm_states.PAUSED,
@@ -1013,6 +1025,7 @@ class API:
         to terminate it (or, if that service is down, it is deleted here).
         """
         policy.authorize(context, server_policies.SERVERS % "delete", _target(instance))
+        self._check_lock(instance)
         mapping = self._mapping(context, instance.uuid)
         # Its server group stops counting it at once, wherever it is.
         objects.InstanceGroup.remove_members(context, [instance.uuid])
@@ -1104,14 +1117,11 @@ class API:
 
     # -- power actions --------------------------------------------------------
 
-    def _on_host(self, context, instance, method: str, rule: str):
-        """Authorize ``rule``; yield the instance as its cell has it (and
-        the cell's context), which must be on a host.
+    def _in_cell(self, context, instance, method: str):
+        """The instance as its cell has it, and the cell's context.
 
         :raises InstanceInvalidState: not yet scheduled (409).
-        :raises InstanceNotReady: on no host (409).
         """
-        policy.authorize(context, rule, _target(instance))
         mapping = self._mapping(context, instance.uuid)
         if mapping.cell_mapping is None:
             raise exception.InstanceInvalidState(
@@ -1123,6 +1133,17 @@ class API:
         # target_cell only copies the context: the copy outlives the block.
         with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
             cell_instance = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+        return cctxt, cell_instance
+
+    def _on_host(self, context, instance, method: str, rule: str):
+        """Authorize ``rule``; yield the instance as its cell has it (and
+        the cell's context), which must be on a host.
+
+        :raises InstanceInvalidState: not yet scheduled (409).
+        :raises InstanceNotReady: on no host (409).
+        """
+        policy.authorize(context, rule, _target(instance))
+        cctxt, cell_instance = self._in_cell(context, instance, method)
         if not cell_instance.host:
             raise exception.InstanceNotReady(instance_id=instance.uuid)
         return cctxt, cell_instance
@@ -1142,6 +1163,7 @@ class API:
         actions never both start), record the instance action; the cell's
         context and instance, ready for the cast."""
         cctxt, cell_instance = self._on_host(context, instance, action, rule)
+        self._check_lock(cell_instance)
         allowed_task_states = list(allowed_task_states)
         check_instance_state(cell_instance, action, vm_state, allowed_task_states)
         cell_instance.task_state = task_state
@@ -1245,3 +1267,122 @@ class API:
         return self._compute_rpcapi().get_console_output(
             cctxt, cell_instance, tail_length=tail_length
         )
+
+    # -- lock, state reset and administrative actions -------------------------
+
+    @staticmethod
+    def _locked_by(context, instance) -> str:
+        """Who a lock by ``context`` is recorded as: the owner, or an admin
+        of another project."""
+        return "owner" if context.project_id == instance.project_id else "admin"
+
+    def lock(self, context, instance, reason: str | None = None) -> None:
+        """Lock the server against changes by non-admins; ``reason`` (2.73)
+        is kept in its system metadata as ``locked_reason``."""
+        policy.authorize(context, lock_policies.LOCK, _target(instance))
+        cctxt, cell_instance = self._in_cell(context, instance, "lock")
+        cell_instance.locked = True
+        cell_instance.locked_by = self._locked_by(context, cell_instance)
+        if reason:
+            cell_instance.system_metadata = {
+                **cell_instance.system_metadata,
+                "locked_reason": reason,
+            }
+        cell_instance.save()
+        objects.InstanceAction.action_start(
+            cctxt, cell_instance.uuid, instance_actions.LOCK, want_result=False
+        )
+        LOG.info("Instance %s locked by %s", instance.uuid, cell_instance.locked_by)
+
+    def unlock(self, context, instance) -> None:
+        """Lift the lock; lifting one set by the other side (the owner's by
+        an admin, an admin's by the owner) needs ``unlock_override``."""
+        policy.authorize(context, lock_policies.UNLOCK, _target(instance))
+        cctxt, cell_instance = self._in_cell(context, instance, "unlock")
+        locked_by = cell_instance.locked_by
+        if locked_by and locked_by != self._locked_by(context, cell_instance):
+            policy.authorize(context, lock_policies.UNLOCK_OVERRIDE, _target(instance))
+        cell_instance.locked = False
+        cell_instance.locked_by = None
+        if "locked_reason" in cell_instance.system_metadata:
+            cell_instance.system_metadata = {
+                key: value
+                for key, value in cell_instance.system_metadata.items()
+                if key != "locked_reason"
+            }
+        cell_instance.save()
+        objects.InstanceAction.action_start(
+            cctxt, cell_instance.uuid, instance_actions.UNLOCK, want_result=False
+        )
+        LOG.info("Instance %s unlocked", instance.uuid)
+
+    def reset_state(self, context, instance, vm_state: str) -> None:
+        """Force the server's vm_state (ACTIVE or ERROR) and clear its task,
+        whatever it was doing: the operator's way out of a stuck state."""
+        policy.authorize(context, admin_actions_policies.RESET_STATE, _target(instance))
+        cctxt, cell_instance = self._in_cell(context, instance, "reset_state")
+        cell_instance.vm_state = vm_state
+        cell_instance.task_state = None
+        cell_instance.save()
+        objects.InstanceAction.action_start(
+            cctxt, cell_instance.uuid, instance_actions.RESET_STATE, want_result=False
+        )
+        LOG.info("Instance %s reset to %s by an admin", instance.uuid, vm_state)
+
+    def _call_host(self, cell_instance, method: str, **kwargs):
+        """Ask the instance's host over RPC, a host that does not answer
+        being unavailable (503) rather than an error of ours."""
+        try:
+            return getattr(self._compute_rpcapi(), method)(
+                cell_instance._context, cell_instance, **kwargs
+            )
+        except oslo_messaging.MessagingTimeout as exc:
+            raise exception.ComputeServiceUnavailable(host=cell_instance.host) from exc
+
+    def get_diagnostics(self, context, instance, rule: str) -> dict:
+        """The driver's own diagnostics of the guest (before 2.48)."""
+        _, cell_instance = self._on_host(context, instance, "get_diagnostics", rule)
+        return self._call_host(cell_instance, "get_diagnostics")
+
+    def get_instance_diagnostics(self, context, instance, rule: str) -> dict:
+        """Diagnostics of the guest in the standard shape (2.48+)."""
+        _, cell_instance = self._on_host(
+            context, instance, "get_instance_diagnostics", rule
+        )
+        return self._call_host(cell_instance, "get_instance_diagnostics")
+
+    def trigger_crash_dump(self, context, instance) -> None:
+        """Have the guest's kernel dump its memory (an NMI on libvirt)."""
+        cctxt, cell_instance = self._on_host(
+            context,
+            instance,
+            "trigger_crash_dump",
+            server_policies.SERVERS % "trigger_crash_dump",
+        )
+        self._check_lock(cell_instance)
+        check_instance_state(
+            cell_instance,
+            "trigger_crash_dump",
+            CRASH_DUMP_VM_STATES,
+            (None,),
+        )
+        objects.InstanceAction.action_start(
+            cctxt,
+            cell_instance.uuid,
+            instance_actions.TRIGGER_CRASH_DUMP,
+            want_result=False,
+        )
+        self._compute_rpcapi().trigger_crash_dump(cctxt, cell_instance)
+
+    def set_admin_password(self, context, instance, password: str) -> None:
+        """Set the guest's administrator password through its host, waiting
+        for the answer (the guest agent may refuse)."""
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=admin_password_policies.BASE_POLICY_NAME,
+            action=instance_actions.CHANGE_PASSWORD,
+            vm_state=(vm_states.ACTIVE,),
+            task_state=task_states.UPDATING_PASSWORD,
+        )
+        self._call_host(cell_instance, "set_admin_password", new_pass=password)

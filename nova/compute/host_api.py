@@ -9,11 +9,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import oslo_messaging
 import sqlalchemy as sa
 
 import placement_client.exception as placement_exc
-from nova import exception, objects, placement
+from nova import exception, objects, placement, servicegroup
 from nova.compute import instance_list
+from nova.compute import rpcapi as compute_rpcapi
 from nova.db import engines
 from nova.db.main import models
 from nova.objects.service import (
@@ -174,3 +176,16 @@ def migrations(context, list_cell) -> list:
     """``list_cell(cell_context)`` of every cell, merged newest first."""
     found = [m for _, result in _gather(context, list_cell) for m in result]
     return sorted(found, key=lambda m: (m.created_at, m.id), reverse=True)
+
+
+def get_host_uptime(node, service) -> str:
+    """The ``uptime`` line of the node's host, asked of its nova-compute.
+
+    :raises ComputeServiceUnavailable: the service is down or does not answer.
+    """
+    if not servicegroup.service_is_up(service):
+        raise exception.ComputeServiceUnavailable(host=node.host)
+    try:
+        return compute_rpcapi.ComputeAPI().get_host_uptime(node._context, node.host)
+    except oslo_messaging.MessagingTimeout as exc:
+        raise exception.ComputeServiceUnavailable(host=node.host) from exc

@@ -86,7 +86,7 @@ def _hard_policy_group(request_spec):
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.3")
+    target = oslo_messaging.Target(version="1.4")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -617,6 +617,95 @@ class ComputeManager(manager.Manager):
         if length <= 0:
             return ""
         return "\n".join(output.split("\n")[-length:])
+
+    # -- diagnostics, passwords, crash dumps, uptime -------------------------
+
+    def _check_running(self, instance, method: str) -> None:
+        """:raises InstanceInvalidState: the guest is not running."""
+        current = self._current_power_state(instance)
+        if current != power_state.RUNNING:
+            raise exception.InstanceInvalidState(
+                instance_uuid=instance.uuid,
+                attr="power state",
+                state=power_state.STATE_MAP.get(current, current),
+                method=method,
+            )
+
+    @oslo_messaging.expected_exceptions(
+        exception.InstanceInvalidState, NotImplementedError
+    )
+    def get_diagnostics(self, context, instance) -> dict:
+        self._check_running(instance, "get_diagnostics")
+        return self.driver.get_diagnostics(instance)
+
+    @oslo_messaging.expected_exceptions(
+        exception.InstanceInvalidState, NotImplementedError
+    )
+    def get_instance_diagnostics(self, context, instance) -> dict:
+        self._check_running(instance, "get_instance_diagnostics")
+        return self.driver.get_instance_diagnostics(instance)
+
+    def _clear_password_task(self, instance) -> None:
+        instance.task_state = None
+        instance.save(expected_task_state=task_states.UPDATING_PASSWORD)
+
+    @oslo_messaging.expected_exceptions(
+        exception.InstancePasswordSetFailed,
+        exception.InstanceAgentNotEnabled,
+        exception.SetAdminPasswdNotSupported,
+        exception.UnexpectedTaskStateError,
+        NotImplementedError,
+    )
+    def set_admin_password(self, context, instance, new_pass: str) -> None:
+        """Set the guest's administrator password. Whatever happens, the
+        task is cleared; ``new_pass`` is never logged, nor is an error text
+        that might quote it returned."""
+        with self._instance_lock(instance.uuid):
+            if self._current_power_state(instance) != power_state.RUNNING:
+                self._clear_password_task(instance)
+                raise exception.InstancePasswordSetFailed(
+                    instance=instance.uuid,
+                    reason=f"instance {instance.uuid} is not running",
+                )
+            try:
+                self.driver.set_admin_password(instance, new_pass)
+            except (
+                exception.InstanceAgentNotEnabled,
+                exception.SetAdminPasswdNotSupported,
+                exception.InstancePasswordSetFailed,
+            ):
+                self._clear_password_task(instance)
+                raise
+            except NotImplementedError:
+                self._clear_password_task(instance)
+                raise NotImplementedError(
+                    "set_admin_password is not implemented by this driver "
+                    "or guest instance."
+                ) from None
+            except Exception:
+                LOG.exception("Setting the password of %s failed", instance.uuid)
+                self._clear_password_task(instance)
+                raise exception.InstancePasswordSetFailed(
+                    instance=instance.uuid, reason="error setting admin password"
+                ) from None
+            self._clear_password_task(instance)
+        LOG.info("Admin password of instance %s set", instance.uuid)
+
+    def trigger_crash_dump(self, context, instance) -> None:
+        """Inject an NMI; a failure is recorded on the action's event (a
+        cast has no caller to tell)."""
+        try:
+            with compute_utils.EventReporter(
+                context, "compute_trigger_crash_dump", self.host, instance.uuid
+            ):
+                self.driver.trigger_crash_dump(instance)
+        except Exception as exc:
+            LOG.warning("Crash dump of %s failed: %s", instance.uuid, exc)
+            compute_utils.add_instance_fault_from_exc(context, instance, exc, self.host)
+
+    @oslo_messaging.expected_exceptions(NotImplementedError)
+    def get_host_uptime(self, context) -> str:
+        return self.driver.get_host_uptime()
 
     # -- power-state sync -----------------------------------------------------
 

@@ -11,6 +11,8 @@ Version history:
         unpause_instance, suspend_instance, resume_instance,
         get_console_output
   1.3 - get_vnc_console
+  1.4 - get_diagnostics, get_instance_diagnostics, set_admin_password,
+        trigger_crash_dump, get_host_uptime
 """
 
 from __future__ import annotations
@@ -156,3 +158,34 @@ class ComputeAPI(rpc.RPCAPI):
         return self.prepare(
             context, server=_compute_host(None, instance), version="1.3"
         ).call(context, "get_vnc_console", instance=instance, console_type=console_type)
+
+    # -- 1.4 ------------------------------------------------------------------
+
+    def _call_host(self, context, method: str, instance, **kwargs):
+        return self.prepare(
+            context, server=_compute_host(None, instance), version="1.4"
+        ).call(context, method, instance=instance, **kwargs)
+
+    def get_diagnostics(self, context, instance) -> dict:
+        """The driver's free-form diagnostics of the running guest."""
+        return self._call_host(context, "get_diagnostics", instance)
+
+    def get_instance_diagnostics(self, context, instance) -> dict:
+        """Diagnostics of the running guest in the standard shape."""
+        return self._call_host(context, "get_instance_diagnostics", instance)
+
+    def set_admin_password(self, context, instance, new_pass: str) -> None:
+        """Set the guest's administrator password; a call, so the caller
+        learns whether the guest took it."""
+        self._call_host(context, "set_admin_password", instance, new_pass=new_pass)
+
+    def trigger_crash_dump(self, context, instance) -> None:
+        self.prepare(context, server=_compute_host(None, instance), version="1.4").cast(
+            context, "trigger_crash_dump", instance=instance
+        )
+
+    def get_host_uptime(self, context, host: str) -> str:
+        """The output of ``uptime`` on ``host``."""
+        return self.prepare(context, server=host, version="1.4").call(
+            context, "get_host_uptime"
+        )

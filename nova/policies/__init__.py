@@ -9,6 +9,8 @@ override any rule in ``policy.yaml``.
 import itertools
 
 from nova.policies import (
+    admin_actions,
+    admin_password,
     aggregates,
     availability_zone,
     base,
@@ -24,11 +26,13 @@ from nova.policies import (
     ips,
     keypairs,
     limits,
+    lock_server,
     migrations,
     pause_server,
     quota_class_sets,
     quota_sets,
     remote_consoles,
+    server_diagnostics,
     server_external_events,
     server_groups,
     server_metadata,
@@ -45,6 +49,8 @@ def list_rules():
     return list(
         itertools.chain(
             base.list_rules(),
+            admin_actions.list_rules(),
+            admin_password.list_rules(),
             aggregates.list_rules(),
             availability_zone.list_rules(),
             console_auth_tokens.list_rules(),
@@ -58,12 +64,14 @@ def list_rules():
             instance_actions.list_rules(),
             ips.list_rules(),
             keypairs.list_rules(),
+            lock_server.list_rules(),
             limits.list_rules(),
             migrations.list_rules(),
             pause_server.list_rules(),
             quota_class_sets.list_rules(),
             quota_sets.list_rules(),
             remote_consoles.list_rules(),
+            server_diagnostics.list_rules(),
             server_external_events.list_rules(),
             server_groups.list_rules(),
             server_metadata.list_rules(),

@@ -143,6 +143,12 @@ rules = [
         "Reboot a server",
         [("POST", "/servers/{server_id}/action (reboot)")],
     ),
+    _rule(
+        "trigger_crash_dump",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Trigger crash dump in a server",
+        [("POST", "/servers/{server_id}/action (trigger_crash_dump)")],
+    ),
 ]
 
 

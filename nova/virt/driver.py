@@ -137,6 +137,39 @@ class ComputeDriver:
         """
         raise NotImplementedError()
 
+    def get_diagnostics(self, instance) -> dict[str, Any]:
+        """The hypervisor's own statistics of the guest, in whatever keys
+        it names them (the pre-2.48 diagnostics)."""
+        raise NotImplementedError()
+
+    def get_instance_diagnostics(self, instance) -> dict[str, Any]:
+        """The guest's statistics in the standard shape of 2.48: ``state``,
+        ``driver``, ``hypervisor``, ``hypervisor_os``, ``uptime``,
+        ``config_drive``, ``num_cpus``/``num_nics``/``num_disks``,
+        ``memory_details`` and lists ``cpu_details``, ``nic_details``,
+        ``disk_details``."""
+        raise NotImplementedError()
+
+    def set_admin_password(self, instance, new_pass: str) -> None:
+        """Set the guest's administrator password.
+
+        :raises InstanceAgentNotEnabled: no agent in the guest to ask.
+        :raises SetAdminPasswdNotSupported: the hypervisor cannot.
+        """
+        raise NotImplementedError()
+
+    def trigger_crash_dump(self, instance) -> None:
+        """Have the guest's kernel dump its memory (an NMI).
+
+        :raises TriggerCrashDumpNotSupported: the hypervisor cannot.
+        :raises InstanceNotRunning: the guest is not running.
+        """
+        raise NotImplementedError()
+
+    def get_host_uptime(self) -> str:
+        """The host's ``uptime`` line."""
+        raise NotImplementedError()
+
 
 def load_compute_driver(compute_driver: str | None) -> ComputeDriver:
     """The driver ``compute_driver`` names (``fake.FakeDriver``), relative

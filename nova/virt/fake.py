@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
+import time
 
 from oslo_log import log as logging
 
@@ -30,6 +31,9 @@ class FakeGuest:
     vcpus: int
     memory_mb: int
     disk_gb: int
+    # What was done to the guest, for tests to see (never the password).
+    crash_dumps: int = 0
+    password_changes: int = 0
 
 
 class FakeDriver(driver.ComputeDriver):
@@ -39,6 +43,7 @@ class FakeDriver(driver.ComputeDriver):
         self._guests: dict[str, FakeGuest] = {}
         self._lock = threading.Lock()
         self._host: str | None = None
+        self._started_at = time.time()
 
     def init_host(self, host: str) -> None:
         self._host = host
@@ -163,6 +168,79 @@ class FakeDriver(driver.ComputeDriver):
             "host": CONF.vnc.server_proxyclient_address,
             "port": CONF.fake_driver.vnc_port,
         }
+
+    def get_diagnostics(self, instance) -> dict:
+        guest = self._guest(instance)
+        return {
+            "cpu0_time": 17300000000,
+            "memory": guest.memory_mb * 1024,
+            "vda_read": 262144,
+            "vda_read_req": 112,
+            "vda_write": 5778432,
+            "vda_write_req": 488,
+            "vda_errors": -1,
+            "vnet1_rx": 2070139,
+            "vnet1_rx_packets": 26701,
+            "vnet1_tx": 140208,
+            "vnet1_tx_packets": 662,
+        }
+
+    def get_instance_diagnostics(self, instance) -> dict:
+        guest = self._guest(instance)
+        return {
+            "state": power_state.STATE_MAP[guest.state],
+            "driver": "fake",
+            "hypervisor": "fake",
+            "hypervisor_os": "fake-os",
+            "uptime": 46664,
+            "config_drive": False,
+            "num_cpus": guest.vcpus,
+            "num_nics": 1,
+            "num_disks": 1,
+            "memory_details": {"maximum": guest.memory_mb, "used": 0},
+            "cpu_details": [
+                {"id": cpu, "time": 17300000000, "utilisation": 15}
+                for cpu in range(guest.vcpus)
+            ],
+            "nic_details": [
+                {
+                    "mac_address": "01:23:45:67:89:ab",
+                    "rx_octets": 2070139,
+                    "rx_errors": 100,
+                    "rx_drop": 200,
+                    "rx_packets": 26701,
+                    "rx_rate": 300,
+                    "tx_octets": 140208,
+                    "tx_errors": 400,
+                    "tx_drop": 500,
+                    "tx_packets": 662,
+                    "tx_rate": 600,
+                }
+            ],
+            "disk_details": [
+                {
+                    "read_bytes": 262144,
+                    "read_requests": 112,
+                    "write_bytes": 5778432,
+                    "write_requests": 488,
+                    "errors_count": 1,
+                }
+            ],
+        }
+
+    def set_admin_password(self, instance, new_pass: str) -> None:
+        self._guest(instance).password_changes += 1
+
+    def trigger_crash_dump(self, instance) -> None:
+        self._guest(instance).crash_dumps += 1
+
+    def get_host_uptime(self) -> str:
+        up = int(time.time() - self._started_at)
+        return (
+            f" {time.strftime('%H:%M:%S')} up {up // 86400} days, "
+            f"{up % 86400 // 3600:2d}:{up % 3600 // 60:02d},  1 user,  "
+            "load average: 0.00, 0.00, 0.00"
+        )
 
 
 def _guest_of(instance, state: int) -> FakeGuest:

@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any
 
 from oslo_log import log as logging
+from oslo_utils import strutils
 
 import nova.conf
 from nova import exception
@@ -48,6 +50,17 @@ _DOMAIN_STATES = {
     6: power_state.CRASHED,  # VIR_DOMAIN_CRASHED
     7: power_state.SUSPENDED,  # VIR_DOMAIN_PMSUSPENDED
 }
+# interfaceStats() answers in this order.
+_NIC_STATS = (
+    "rx",
+    "rx_packets",
+    "rx_errors",
+    "rx_drop",
+    "tx",
+    "tx_packets",
+    "tx_errors",
+    "tx_drop",
+)
 _EVENT_STATES = {
     2: power_state.RUNNING,  # VIR_DOMAIN_EVENT_STARTED
     3: power_state.PAUSED,  # VIR_DOMAIN_EVENT_SUSPENDED
@@ -404,6 +417,175 @@ class LibvirtDriver(driver.ComputeDriver):
         if port < 0:
             raise exception.ConsoleTypeUnavailable(console_type="novnc")
         return {"host": CONF.vnc.server_proxyclient_address, "port": port}
+
+    # -- diagnostics ---------------------------------------------------------
+
+    @staticmethod
+    def _devices(domain) -> tuple[list[str], list[tuple[str, str]]]:
+        """The guest's disk targets (``vda``) and its interfaces as
+        (target device, MAC address)."""
+        devices = ET.fromstring(domain.XMLDesc(0)).find("devices")
+        if devices is None:
+            return [], []
+        disks = [
+            target.get("dev")
+            for target in devices.findall("disk/target")
+            if target.get("dev")
+        ]
+        nics = []
+        for interface in devices.findall("interface"):
+            target = interface.find("target")
+            mac = interface.find("mac")
+            if target is not None and target.get("dev"):
+                nics.append(
+                    (target.get("dev"), mac.get("address") if mac is not None else "")
+                )
+        return disks, nics
+
+    @staticmethod
+    def _stats(read: Callable[[], Any]) -> Any:
+        """A statistic the hypervisor may not offer: None when it does not."""
+        try:
+            return read()
+        except libvirt.libvirtError:
+            return None
+
+    def _vcpu_times(self, domain) -> list[tuple[int, int]]:
+        vcpus = self._stats(domain.vcpus)
+        if not vcpus:
+            return []
+        return [(number, cpu_time) for number, _, cpu_time, _ in vcpus[0]]
+
+    def get_diagnostics(self, instance) -> dict[str, Any]:
+        domain = self._host.get_domain(instance)
+        output: dict[str, Any] = {}
+        for number, cpu_time in self._vcpu_times(domain):
+            output[f"cpu{number}_time"] = cpu_time
+        disks, nics = self._devices(domain)
+        for disk in disks:
+            stats = self._stats(lambda disk=disk: domain.blockStats(disk))
+            if stats:
+                for key, value in zip(
+                    ("read_req", "read", "write_req", "write", "errors"),
+                    stats,
+                    strict=True,
+                ):
+                    output[f"{disk}_{key}"] = value
+        for nic, _ in nics:
+            stats = self._stats(lambda nic=nic: domain.interfaceStats(nic))
+            if stats:
+                for key, value in zip(_NIC_STATS, stats, strict=True):
+                    output[f"{nic}_{key}"] = value
+        output["memory"] = domain.maxMemory()
+        for key, value in (self._stats(domain.memoryStats) or {}).items():
+            output[f"memory-{key}"] = value
+        return output
+
+    def get_instance_diagnostics(self, instance) -> dict[str, Any]:
+        domain = self._host.get_domain(instance)
+        state = _DOMAIN_STATES.get(domain.state()[0], power_state.NOSTATE)
+        disks, nics = self._devices(domain)
+        memory = self._stats(domain.memoryStats) or {}
+        disk_details = []
+        for disk in disks:
+            stats = self._stats(lambda disk=disk: domain.blockStats(disk))
+            read_req, read, write_req, write, errors = stats or (0, 0, 0, 0, 0)
+            disk_details.append(
+                {
+                    "read_bytes": read,
+                    "read_requests": read_req,
+                    "write_bytes": write,
+                    "write_requests": write_req,
+                    "errors_count": errors,
+                }
+            )
+        nic_details = []
+        for nic, mac in nics:
+            stats = self._stats(lambda nic=nic: domain.interfaceStats(nic))
+            values = dict(zip(_NIC_STATS, stats or (0,) * len(_NIC_STATS), strict=True))
+            nic_details.append(
+                {
+                    "mac_address": mac,
+                    "rx_octets": values["rx"],
+                    "rx_errors": values["rx_errors"],
+                    "rx_drop": values["rx_drop"],
+                    "rx_packets": values["rx_packets"],
+                    "rx_rate": None,
+                    "tx_octets": values["tx"],
+                    "tx_errors": values["tx_errors"],
+                    "tx_drop": values["tx_drop"],
+                    "tx_packets": values["tx_packets"],
+                    "tx_rate": None,
+                }
+            )
+        cpus = self._vcpu_times(domain)
+        return {
+            "state": power_state.STATE_MAP.get(state, "pending"),
+            "driver": "libvirt",
+            "hypervisor": CONF.libvirt.virt_type,
+            "hypervisor_os": "linux",
+            "uptime": None,
+            "config_drive": False,
+            "num_cpus": len(cpus),
+            "num_nics": len(nic_details),
+            "num_disks": len(disk_details),
+            # libvirt counts KiB; the API shows MiB.
+            "memory_details": {
+                "maximum": domain.maxMemory() // 1024,
+                "used": memory["actual"] // 1024 if "actual" in memory else 0,
+            },
+            "cpu_details": [
+                {"id": number, "time": cpu_time, "utilisation": None}
+                for number, cpu_time in cpus
+            ],
+            "nic_details": nic_details,
+            "disk_details": disk_details,
+        }
+
+    # -- guest agent, NMI, host ----------------------------------------------
+
+    def set_admin_password(self, instance, new_pass: str) -> None:
+        """Through the QEMU guest agent, which the image must declare
+        (``hw_qemu_guest_agent``)."""
+        if CONF.libvirt.virt_type not in ("kvm", "qemu"):
+            raise exception.SetAdminPasswdNotSupported()
+        sysmeta = instance.system_metadata or {}
+        if not strutils.bool_from_string(sysmeta.get("image_hw_qemu_guest_agent")):
+            raise exception.QemuGuestAgentNotEnabled()
+        user = sysmeta.get("image_os_admin_user") or (
+            "Administrator" if sysmeta.get("image_os_type") == "windows" else "root"
+        )
+        domain = self._host.get_domain(instance)
+        try:
+            domain.setUserPassword(user, new_pass, 0)
+        except libvirt.libvirtError as exc:
+            # libvirt's message names the user, never the password.
+            raise exception.InstancePasswordSetFailed(
+                instance=instance.uuid, reason=exc.get_error_message()
+            ) from None
+
+    def trigger_crash_dump(self, instance) -> None:
+        domain = self._host.get_domain(instance)
+        try:
+            domain.injectNMI(0)
+        except libvirt.libvirtError as exc:
+            code = exc.get_error_code()
+            if code == libvirt.VIR_ERR_NO_SUPPORT:
+                raise exception.TriggerCrashDumpNotSupported() from exc
+            if code == libvirt.VIR_ERR_OPERATION_INVALID:
+                raise exception.InstanceNotRunning(instance_id=instance.uuid) from exc
+            raise
+
+    def get_host_uptime(self) -> str:
+        result = subprocess.run(
+            ["uptime"],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "LANG": "C"},
+            timeout=10,
+        )
+        return result.stdout.rstrip("\n")
 
     def manage_image_cache(self, context, all_instances) -> None:
         self.image_cache_manager.update(all_instances)

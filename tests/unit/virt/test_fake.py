@@ -65,3 +65,23 @@ def test_resources_follow_configuration_and_guests():
     assert (resources["vcpus"], resources["memory_mb"]) == (1000, 800000)
     assert (resources["vcpus_used"], resources["local_gb_used"]) == (2, 2)
     assert ["x86_64", "fake", "hvm"] in resources["supported_instances"]
+
+
+def test_diagnostics_password_crash_dump_and_uptime():
+    virt = fake.FakeDriver()
+    virt.init_host("h1")
+    instance = _instance()
+    virt.spawn(None, instance, None, [], None, {})
+    assert virt.get_diagnostics(instance)["memory"] == 256 * 1024
+    standard = virt.get_instance_diagnostics(instance)
+    assert (standard["state"], standard["num_cpus"]) == ("running", 2)
+    assert [cpu["id"] for cpu in standard["cpu_details"]] == [0, 1]
+    virt.set_admin_password(instance, "secret")
+    virt.trigger_crash_dump(instance)
+    guest = virt._guest(instance)
+    assert (guest.password_changes, guest.crash_dumps) == (1, 1)
+    assert "secret" not in repr(guest)
+    assert " up 0 days" in virt.get_host_uptime()
+    virt.destroy(None, instance, [])
+    with pytest.raises(exception.InstanceNotFound):
+        virt.trigger_crash_dump(instance)

@@ -56,7 +56,7 @@ def _cpu_info(req: Request, node):
         return {}
 
 
-def _view(req: Request, node, service, detail: bool, servers=None) -> dict:
+def _view(req: Request, node, service, detail: bool, servers=None, uptime=None) -> dict:
     body = {
         "id": _id(req, node),
         "hypervisor_hostname": node.hypervisor_hostname,
@@ -76,9 +76,9 @@ def _view(req: Request, node, service, detail: bool, servers=None) -> dict:
             },
         )
         if req.is_supported("2.88"):
-            # Asking the compute would need an RPC call per node; the host's
-            # uptime is not known here.
-            body["uptime"] = None
+            # Only a single hypervisor's is asked of its compute; a list
+            # would cost an RPC call per node.
+            body["uptime"] = uptime
         else:
             body.update({name: getattr(node, name) for name in _USAGE_FIELDS})
     if servers is not None:
@@ -183,14 +183,29 @@ def show(req: Request, hypervisor_id: str):
     context = _authorize(req, "show")
     node, service = _find(req, context, hypervisor_id)
     servers = host_api.instances_on_host(node) if _with_servers(req) else None
-    return json_response({"hypervisor": _view(req, node, service, True, servers)})
+    uptime = None
+    if req.is_supported("2.88"):
+        try:
+            uptime = host_api.get_host_uptime(node, service)
+        except (NotImplementedError, exception.ComputeServiceUnavailable):
+            pass  # shown as null: the hypervisor is still there
+    body = _view(req, node, service, True, servers, uptime)
+    return json_response({"hypervisor": body})
 
 
 @microversion.version_handler("2.1", "2.87")
 def uptime(req: Request, hypervisor_id: str):
     context = _authorize(req, "uptime")
-    _find(req, context, hypervisor_id)
-    raise exception.HostUptimeNotSupported()
+    node, service = _find(req, context, hypervisor_id)
+    try:
+        host_uptime = host_api.get_host_uptime(node, service)
+    except exception.ComputeServiceUnavailable as exc:
+        raise exception.Invalid(exc.format_message()) from exc
+    except NotImplementedError as exc:
+        raise exception.FeatureNotSupported() from exc
+    body = _view(req, node, service, False)
+    body["uptime"] = host_uptime
+    return json_response({"hypervisor": body})
 
 
 @microversion.version_handler("2.1", "2.52")

@@ -11,10 +11,7 @@ from nova.console import api as console_api
 from nova.policies import remote_consoles as policies
 
 
-@microversion.version_handler("2.6")
-@validation.body(schemas.create_v26, "2.6", "2.7")
-@validation.body(schemas.create_v28, "2.8")
-def create(req: Request, server_id: str):
+def _console_url(req: Request, server_id: str, protocol: str, console_type: str):
     context = req.nova_context
     instance = servers.compute_api().get(context, server_id)
     policy.authorize(
@@ -22,16 +19,41 @@ def create(req: Request, server_id: str):
         policies.BASE_POLICY_NAME,
         target={"project_id": instance.project_id, "user_id": instance.user_id},
     )
+    console_api.check_console_type(protocol, console_type)
+    return console_api.get_vnc_console(instance).access_url
+
+
+@microversion.version_handler("2.6")
+@validation.body(schemas.create_v26, "2.6", "2.7")
+@validation.body(schemas.create_v28, "2.8")
+def create(req: Request, server_id: str):
     body = req.json_body()["remote_console"]
     protocol, console_type = body["protocol"], body["type"]
-    console_api.check_console_type(protocol, console_type)
-    token = console_api.get_vnc_console(instance)
+    url = _console_url(req, server_id, protocol, console_type)
     return json_response(
-        {
-            "remote_console": {
-                "protocol": protocol,
-                "type": console_type,
-                "url": token.access_url,
-            }
-        }
+        {"remote_console": {"protocol": protocol, "type": console_type, "url": url}}
     )
+
+
+def _legacy_action(action: str, protocol: str, schema: dict):
+    """The server action ``action`` of 2.1-2.5: a ``protocol`` console's
+    URL as ``{"console": {"type", "url"}}``."""
+
+    def handler(req: Request, server_id: str):
+        console_type = req.json_body()[action]["type"]
+        url = _console_url(req, server_id, protocol, console_type)
+        return json_response({"console": {"type": console_type, "url": url}})
+
+    # Each action's own name: microversion handlers are keyed by it.
+    handler.__qualname__ = handler.__name__ = f"get_{protocol}_console"
+    return microversion.version_handler("2.1", "2.5")(validation.body(schema)(handler))
+
+
+get_vnc_console = _legacy_action("os-getVNCConsole", "vnc", schemas.get_vnc_console)
+get_spice_console = _legacy_action(
+    "os-getSPICEConsole", "spice", schemas.get_spice_console
+)
+get_rdp_console = _legacy_action("os-getRDPConsole", "rdp", schemas.get_rdp_console)
+get_serial_console = _legacy_action(
+    "os-getSerialConsole", "serial", schemas.get_serial_console
+)

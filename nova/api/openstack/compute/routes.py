@@ -24,6 +24,7 @@ from nova.api.openstack.compute import (
     remote_consoles,
     removed,
     server_actions,
+    server_diagnostics,
     server_external_events,
     server_groups,
     server_metadata,
@@ -126,6 +127,7 @@ ROUTES = {
         "DELETE": servers.delete,
     },
     f"{V21}/servers/{{server_id}}/ips": {"GET": ips.index},
+    f"{V21}/servers/{{server_id}}/diagnostics": {"GET": server_diagnostics.show},
     f"{V21}/servers/{{server_id}}/os-instance-actions": {"GET": instance_actions.index},
     f"{V21}/servers/{{server_id}}/os-instance-actions/{{request_id}}": {
         "GET": instance_actions.show

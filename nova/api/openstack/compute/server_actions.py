@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from nova import exception
 from nova.api.openstack.compute import (
+    admin_actions,
+    admin_password,
     console_output,
+    lock_server,
     pause_server,
+    remote_consoles,
     servers,
     suspend_server,
+    trigger_crash_dump,
 )
 from nova.api.openstack.request import Request
 
@@ -25,6 +30,15 @@ ACTIONS = {
     "suspend": suspend_server.suspend,
     "resume": suspend_server.resume,
     "os-getConsoleOutput": console_output.get_console_output,
+    "lock": lock_server.lock,
+    "unlock": lock_server.unlock,
+    "os-resetState": admin_actions.reset_state,
+    "changePassword": admin_password.change_password,
+    "trigger_crash_dump": trigger_crash_dump.trigger_crash_dump,
+    "os-getVNCConsole": remote_consoles.get_vnc_console,
+    "os-getSPICEConsole": remote_consoles.get_spice_console,
+    "os-getRDPConsole": remote_consoles.get_rdp_console,
+    "os-getSerialConsole": remote_consoles.get_serial_console,
 }
 
 

@@ -241,3 +241,61 @@ def test_vnc_listens_on_server_listen_and_is_reached_at_the_proxyclient_address(
     finally:
         CONF.clear_override("server_listen", group="vnc")
         CONF.clear_override("server_proxyclient_address", group="vnc")
+
+
+def test_diagnostics_from_domain_stats(libvirt_driver, make_instance):
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    free_form = libvirt_driver.get_diagnostics(instance)
+    assert "cpu0_time" in free_form
+    assert free_form["memory"] == 96 * 1024
+    # One entry per disk the domain XML names, with blockStats' five counters.
+    disks = [k[: -len("_read_req")] for k in free_form if k.endswith("_read_req")]
+    assert disks and all(f"{d}_errors" in free_form for d in disks)
+
+    standard = libvirt_driver.get_instance_diagnostics(instance)
+    assert (standard["state"], standard["driver"], standard["hypervisor"]) == (
+        "running",
+        "libvirt",
+        "qemu",
+    )
+    assert standard["memory_details"]["maximum"] == 96
+    assert standard["num_cpus"] == len(standard["cpu_details"]) == 1
+    assert standard["num_disks"] == len(standard["disk_details"]) == len(disks)
+    assert set(standard["disk_details"][0]) == {
+        "read_bytes",
+        "read_requests",
+        "write_bytes",
+        "write_requests",
+        "errors_count",
+    }
+    with pytest.raises(exception.InstanceNotFound):
+        libvirt_driver.get_diagnostics(make_instance(id=2))
+
+
+def test_set_admin_password_needs_the_guest_agent(libvirt_driver, make_instance):
+    without_agent = make_instance()
+    _spawn(libvirt_driver, without_agent)
+    with pytest.raises(exception.QemuGuestAgentNotEnabled):
+        libvirt_driver.set_admin_password(without_agent, "pw")
+    with_agent = make_instance(
+        id=2, system_metadata={"image_hw_qemu_guest_agent": "yes"}
+    )
+    _spawn(libvirt_driver, with_agent)
+    libvirt_driver.set_admin_password(with_agent, "pw")  # the test driver accepts
+    CONF.set_override("virt_type", "lxc", group="libvirt")
+    with pytest.raises(exception.SetAdminPasswdNotSupported):
+        libvirt_driver.set_admin_password(with_agent, "pw")
+
+
+def test_trigger_crash_dump_injects_an_nmi(libvirt_driver, make_instance):
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    libvirt_driver.trigger_crash_dump(instance)
+    libvirt_driver.power_off(instance)
+    with pytest.raises(exception.InstanceNotRunning):
+        libvirt_driver.trigger_crash_dump(instance)
+
+
+def test_host_uptime(libvirt_driver):
+    assert " up " in libvirt_driver.get_host_uptime()

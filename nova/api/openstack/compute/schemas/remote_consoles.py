@@ -33,3 +33,26 @@ create_v28["properties"]["remote_console"]["properties"]["protocol"]["enum"].app
 create_v28["properties"]["remote_console"]["properties"]["type"]["enum"].append(
     "webmks"
 )
+
+
+def _legacy_action(action: str, console_types: list[str]) -> dict:
+    return {
+        "type": "object",
+        "properties": {
+            action: {
+                "type": "object",
+                "properties": {"type": {"type": "string", "enum": console_types}},
+                "required": ["type"],
+                "additionalProperties": False,
+            }
+        },
+        "required": [action],
+        "additionalProperties": False,
+    }
+
+
+# The server actions of 2.1-2.5, one per protocol.
+get_vnc_console = _legacy_action("os-getVNCConsole", ["novnc", "xvpvnc"])
+get_spice_console = _legacy_action("os-getSPICEConsole", ["spice-html5"])
+get_rdp_console = _legacy_action("os-getRDPConsole", ["rdp-html5"])
+get_serial_console = _legacy_action("os-getSerialConsole", ["serial"])

@@ -1,0 +1,23 @@
+"""The ``changePassword`` server action: the guest's admin password."""
+
+from __future__ import annotations
+
+from nova import exception
+from nova.api.openstack import validation
+from nova.api.openstack.compute.schemas import admin_password as schemas
+from nova.api.openstack.compute.servers import compute_api
+from nova.api.openstack.request import Request, json_response
+
+
+@validation.body(schemas.change_password)
+def change_password(req: Request, server_id: str):
+    context = req.nova_context
+    password = req.json_body()["changePassword"]["adminPass"]
+    instance = compute_api().get(context, server_id)
+    try:
+        compute_api().set_admin_password(context, instance, password)
+    except NotImplementedError as exc:
+        raise exception.FeatureNotSupported(
+            message="Unable to set password on instance"
+        ) from exc
+    return json_response(None, status=202)
