@@ -11,6 +11,7 @@ Version history:
         unpause_instance, suspend_instance, resume_instance,
         get_console_output
   1.3 - get_vnc_console
+  1.7 - host_power_action, host_maintenance_mode
 """
 
 from __future__ import annotations
@@ -156,3 +157,16 @@ class ComputeAPI(rpc.RPCAPI):
         return self.prepare(
             context, server=_compute_host(None, instance), version="1.3"
         ).call(context, "get_vnc_console", instance=instance, console_type=console_type)
+
+    def host_power_action(self, context, host: str, action: str) -> str:
+        """Have ``host`` start up, shut down or reboot itself (``action``
+        is ``"startup"``, ``"shutdown"`` or ``"reboot"``)."""
+        return self.prepare(context, server=host, version="1.7").call(
+            context, "host_power_action", action=action
+        )
+
+    def host_maintenance_mode(self, context, host: str, mode: bool) -> str:
+        """Put ``host`` into maintenance mode or take it out of it."""
+        return self.prepare(context, server=host, version="1.7").call(
+            context, "host_maintenance_mode", host=host, mode=mode
+        )

@@ -822,10 +822,11 @@ class InstanceList(base.ObjectListBase, base.NovaObject):
         end=None,
         project_id: str | None = None,
         expected_attrs: Iterable[str] | None = None,
+        host: str | None = None,
     ) -> InstanceList:
         """Instances that existed during ``[begin, end]``, deleted ones too:
-        not terminated before ``begin``, launched (if at all) before ``end``;
-        in creation order."""
+        not terminated before ``begin``, launched (if at all) before ``end``
+        (of ``project_id``, on ``host``, when given); in creation order."""
         model = models.Instance
         stmt = sa.select(model).where(
             sa.or_(model.terminated_at.is_(None), model.terminated_at > begin)
@@ -836,6 +837,8 @@ class InstanceList(base.ObjectListBase, base.NovaObject):
             )
         if project_id is not None:
             stmt = stmt.where(model.project_id == project_id)
+        if host is not None:
+            stmt = stmt.where(model.host == host)
         return cls._get(
             context, stmt.order_by(model.created_at, model.id), expected_attrs
         )
