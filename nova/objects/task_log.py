@@ -4,7 +4,6 @@ how many items it handled and how many failed."""
 from __future__ import annotations
 
 import sqlalchemy as sa
-from oslo_db import exception as db_exc
 from oslo_versionedobjects import fields
 
 from nova import exception
@@ -33,9 +32,9 @@ class TaskLog(base.NovaPersistentObject, base.NovaObject):
     VERSION = "1.0"
 
     fields = {
-        "id": fields.IntegerField(read_only=True),
+        "id": fields.IntegerField(),
         "task_name": fields.StringField(),
-        "state": fields.StringField(read_only=True),
+        "state": fields.StringField(),
         "host": fields.StringField(),
         "period_beginning": fields.DateTimeField(),
         "period_ending": fields.DateTimeField(),
@@ -84,7 +83,7 @@ class TaskLog(base.NovaPersistentObject, base.NovaObject):
             with engines.transaction(self._context.db_connection) as session:
                 session.add(row)
                 session.flush()
-        except db_exc.DBDuplicateEntry as exc:
+        except sa.exc.IntegrityError as exc:
             raise exception.TaskAlreadyRunning(
                 task_name=self.task_name, host=self.host
             ) from exc
