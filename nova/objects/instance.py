@@ -844,6 +844,29 @@ class InstanceList(base.ObjectListBase, base.NovaObject):
         )
 
     @classmethod
+    @base.remotable
+    def get_counts(
+        cls, context, project_id: str, user_id: str | None = None
+    ) -> dict[str, int]:
+        """``instances``, ``cores`` and ``ram`` the project's (the user's)
+        live instances of this cell use; soft-deleted ones use nothing."""
+        model = models.Instance
+        stmt = sa.select(
+            sa.func.count(model.id),
+            sa.func.coalesce(sa.func.sum(model.vcpus), 0),
+            sa.func.coalesce(sa.func.sum(model.memory_mb), 0),
+        ).where(
+            model.deleted == 0,
+            model.project_id == project_id,
+            sa.or_(model.vm_state.is_(None), model.vm_state != vm_states.SOFT_DELETED),
+        )
+        if user_id is not None:
+            stmt = stmt.where(model.user_id == user_id)
+        with engines.transaction(context.db_connection) as session:
+            instances, cores, ram = session.execute(stmt).one()
+        return {"instances": instances, "cores": int(cores), "ram": int(ram)}
+
+    @classmethod
     def get_all(cls, context, limit: int | None = None) -> InstanceList:
         stmt = base.NovaPersistentObject._select(context, models.Instance)
         return cls._get(context, stmt.order_by(models.Instance.id).limit(limit))
