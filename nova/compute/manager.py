@@ -156,6 +156,9 @@ class ComputeManager(manager.Manager):
                     "instance_usage_audit",
                     self._instance_usage_audit,
                     INSTANCE_USAGE_AUDIT_INTERVAL,
+                    # A compute that was down when a period ended audits
+                    # it as soon as it is back.
+                    run_immediately=True,
                 )
             )
         if CONF.image_cache.manager_interval > 0:
