@@ -698,7 +698,8 @@ def _filter_conditions(context, filters: dict[str, Any]) -> list[Any]:
 @base.NovaObjectRegistry.register
 class InstanceList(base.ObjectListBase, base.NovaObject):
     # Version 2.0: Initial version
-    VERSION = "2.0"
+    # Version 2.1: get_counts; get_active_by_window_joined takes host
+    VERSION = "2.1"
 
     fields = {"objects": fields.ListOfObjectsField("Instance")}
 
