@@ -828,6 +828,7 @@ class InstanceList(base.ObjectListBase, base.NovaObject):
         """Instances that existed during ``[begin, end]``, deleted ones too:
         not terminated before ``begin``, launched (if at all) before ``end``
         (of ``project_id``, on ``host``, when given); in creation order."""
+        begin, end = base.datetime_arg(begin), base.datetime_arg(end)
         model = models.Instance
         stmt = sa.select(model).where(
             sa.or_(model.terminated_at.is_(None), model.terminated_at > begin)

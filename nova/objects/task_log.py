@@ -20,8 +20,8 @@ MAX_MESSAGE_LENGTH = 255
 def _period(model, task_name, period_beginning, period_ending):
     return (
         model.task_name == task_name,
-        model.period_beginning == base.db_value(period_beginning),
-        model.period_ending == base.db_value(period_ending),
+        model.period_beginning == base.datetime_arg(period_beginning),
+        model.period_ending == base.datetime_arg(period_ending),
         model.deleted == 0,
     )
 
