@@ -18,6 +18,7 @@ from nova.conf import CONF
 from nova.db import engines
 from nova.db.api import models as api_models
 from tests.functional.api.conftest import ADMIN, fault
+from tests.functional.api.test_down_cell import down_cell  # noqa: F401
 from tests.functional.api.test_quotas import _boot, _set
 from tests.functional.api.test_servers import _in_cell
 
@@ -158,3 +159,16 @@ def test_cores_and_ram_from_placement(
     assert fault(response)[2] == (
         "Quota exceeded for ram: Requested 512, but already used 1152 of 1500 ram"
     )
+
+
+def test_a_cell_that_does_not_answer_counts_nothing(
+    api,
+    nova_conf,
+    glance,
+    flavor,
+    conductor,
+    down_cell,  # noqa: F811
+):
+    _in_cell(nova_conf, "cell1", **SIZE)
+    assert _in_use(api) == {"instances": 1, "cores": 2, "ram": 256}
+    assert _boot(api, glance.active).status_code == 202
