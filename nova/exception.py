@@ -95,6 +95,10 @@ class InstanceNotFound(NotFound):
     msg_fmt = "Instance %(instance_id)s could not be found."
 
 
+class HostNotFound(NotFound):
+    msg_fmt = "Host %(host)s could not be found."
+
+
 class ComputeHostNotFound(NotFound):
     msg_fmt = "Compute host %(host)s could not be found."
 
@@ -563,6 +567,19 @@ class ServiceResourceProviderInUse(Conflict):
         "Unable to delete the resource provider of compute node %(node)s in "
         "Placement: it still has allocations. %(reason)s"
     )
+
+
+class TaskAlreadyRunning(NovaException):
+    msg_fmt = "Task %(task_name)s is already running on host %(host)s"
+
+
+class TaskNotRunning(NovaException):
+    msg_fmt = "Task %(task_name)s is not running on host %(host)s"
+
+
+class HostOperationNotImplemented(NovaException):
+    msg_fmt = "Virt driver does not implement %(what)s."
+    code = 501
 
 
 class InstanceIsLocked(Conflict):

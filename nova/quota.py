@@ -8,7 +8,11 @@ Limits live in the API database, looked up most specific first:
 4. ``[quota]`` options in nova.conf.
 
 -1 means unlimited. Usage is never stored: it is counted from the records
-themselves each time (see :data:`COUNTED`), so it cannot drift.
+themselves each time (see :data:`COUNTED`), so it cannot drift. Servers
+are counted, as upstream counts them, from the live instances of every
+cell plus the build requests of servers not in a cell yet; with ``[quota]
+count_usage_from_placement`` their cores and RAM come from Placement's
+usages instead (instances from the API database's instance mappings).
 
 How to enforce a limit (the engine's whole public API for callers)::
 
@@ -42,13 +46,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from oslo_log import log as logging
 
 import nova.conf
-from nova import exception
+from nova import exception, placement
 from nova.db import engines
 from nova.db.api import models
 
 CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
 
 DEFAULT_QUOTA_CLASS = "default"
 UNLIMITED = -1
@@ -205,42 +211,99 @@ def delete_limits(context, project_id: str, user_id: str | None = None) -> None:
 # -- usage --------------------------------------------------------------------
 
 
-def _flavor_size(spec_document: str) -> tuple[int, int]:
-    """(vcpus, memory_mb) of the flavor in a stored request spec."""
-    spec = json.loads(spec_document)["nova_object.data"]
-    flavor = (spec.get("flavor") or {}).get("nova_object.data") or {}
-    return int(flavor.get("vcpus") or 0), int(flavor.get("memory_mb") or 0)
+def _not_queued_for_delete():
+    return sa.or_(
+        models.InstanceMapping.queued_for_delete.is_(None),
+        models.InstanceMapping.queued_for_delete == sa.false(),
+    )
 
 
-def _count_instances(session, project_id: str, user_id: str | None) -> dict:
-    # Every server not being deleted has an instance mapping and a request
-    # spec in the API database from the moment it is accepted: counting
-    # there sees servers still being built and needs no cell.
-    criteria = [
-        models.InstanceMapping.project_id == project_id,
-        sa.or_(
-            models.InstanceMapping.queued_for_delete.is_(None),
-            models.InstanceMapping.queued_for_delete == sa.false(),
-        ),
-    ]
+def _mapping_criteria(project_id: str, user_id: str | None) -> list:
+    criteria = [models.InstanceMapping.project_id == project_id]
     if user_id is not None:
         criteria.append(models.InstanceMapping.user_id == user_id)
-    # Mappings without a request spec (instances made by other means) count
-    # as instances of no size.
-    specs = session.scalars(
-        sa.select(models.RequestSpec.spec)
-        .select_from(models.InstanceMapping)
-        .outerjoin(
-            models.RequestSpec,
-            models.InstanceMapping.instance_uuid == models.RequestSpec.instance_uuid,
-        )
-        .where(*criteria)
-    ).all()
-    sizes = [_flavor_size(spec) if spec else (0, 0) for spec in specs]
+    return criteria
+
+
+def _build_request_size(instance_document: str | None) -> tuple[int, int]:
+    """(vcpus, memory_mb) of the instance a build request holds."""
+    if not instance_document:
+        return 0, 0
+    instance = json.loads(instance_document)["nova_object.data"]
+    return int(instance.get("vcpus") or 0), int(instance.get("memory_mb") or 0)
+
+
+def _count_build_requests(context, project_id: str, user_id: str | None) -> dict:
+    """Servers accepted but not yet in a cell: their build requests.
+
+    Once the superconductor has put the instance in a cell its mapping
+    names that cell; a build request it has not deleted yet is then
+    counted by the cell, not here.
+    """
+    with engines.transaction(context.api_db_connection) as session:
+        documents = session.scalars(
+            sa.select(models.BuildRequest.instance)
+            .join(
+                models.InstanceMapping,
+                models.InstanceMapping.instance_uuid
+                == models.BuildRequest.instance_uuid,
+            )
+            .where(
+                *_mapping_criteria(project_id, user_id),
+                models.InstanceMapping.cell_id.is_(None),
+                _not_queued_for_delete(),
+            )
+        ).all()
+    sizes = [_build_request_size(document) for document in documents]
     return {
         "instances": len(sizes),
         "cores": sum(vcpus for vcpus, _ in sizes),
         "ram": sum(ram for _, ram in sizes),
+    }
+
+
+def _count_instances_in_cells(context, project_id: str, user_id: str | None) -> dict:
+    """The live instances of every cell (cell0's failed builds included)
+    plus the build requests not in a cell yet, as upstream counts them.
+
+    A cell that does not answer counts nothing (upstream does the same).
+    """
+    from nova.compute import instance_list
+    from nova.objects.instance import InstanceList
+
+    totals = _count_build_requests(context, project_id, user_id)
+    for cell, counts in instance_list.scatter_gather_all_cells(
+        context, lambda cctxt: InstanceList.get_counts(cctxt, project_id, user_id)
+    ):
+        if isinstance(counts, BaseException):
+            LOG.warning(
+                "Cell %s did not answer: its instances are not counted: %s",
+                cell.uuid,
+                counts,
+            )
+            continue
+        for resource, amount in counts.items():
+            totals[resource] += amount
+    return totals
+
+
+def _count_instances_with_placement(
+    context, project_id: str, user_id: str | None
+) -> dict:
+    """Instances from their mappings (servers not being deleted), cores
+    and RAM from what Placement has allocated to the project (user)."""
+    with engines.transaction(context.api_db_connection) as session:
+        instances = _count(
+            session,
+            models.InstanceMapping.id,
+            *_mapping_criteria(project_id, user_id),
+            _not_queued_for_delete(),
+        )
+    usages = placement.client().get_usages(project_id, user_id, context=context)
+    return {
+        "instances": instances,
+        "cores": usages.get("VCPU", 0),
+        "ram": usages.get("MEMORY_MB", 0),
     }
 
 
@@ -262,10 +325,13 @@ def get_usages(
     """
     wanted = set(resources) & COUNTED
     usages: dict[str, int] = {}
+    if wanted & {"instances", "cores", "ram"}:
+        if CONF.quota.count_usage_from_placement:
+            counts = _count_instances_with_placement(context, project_id, user_id)
+        else:
+            counts = _count_instances_in_cells(context, project_id, user_id)
+        usages.update({k: v for k, v in counts.items() if k in wanted})
     with engines.transaction(context.api_db_connection) as session:
-        if wanted & {"instances", "cores", "ram"}:
-            counts = _count_instances(session, project_id, user_id)
-            usages.update({k: v for k, v in counts.items() if k in wanted})
         if "key_pairs" in wanted:
             owner = user_id if user_id is not None else context.user_id
             usages["key_pairs"] = _count(

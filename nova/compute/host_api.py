@@ -13,6 +13,7 @@ import oslo_messaging
 import sqlalchemy as sa
 
 import placement_client.exception as placement_exc
+from nova import context as nova_context
 from nova import exception, objects, placement, servicegroup
 from nova.compute import instance_list
 from nova.compute import rpcapi as compute_rpcapi
@@ -37,7 +38,7 @@ FINISHED_MIGRATION_STATUSES = (
 )
 
 
-def _gather(context, fn) -> list[tuple[Any, Any]]:
+def gather_from_cells(context, fn) -> list[tuple[Any, Any]]:
     """(cell, result) of every cell that answered; the others are logged."""
     answered = []
     for cell, result in instance_list.scatter_gather_all_cells(context, fn):
@@ -56,9 +57,13 @@ def find_service(context, service_id: str | int) -> Any:
     :raises ServiceNotUnique: an id several cells have.
     """
     if isinstance(service_id, int):
-        found = _gather(context, lambda c: objects.Service.get_by_id(c, service_id))
+        found = gather_from_cells(
+            context, lambda c: objects.Service.get_by_id(c, service_id)
+        )
     else:
-        found = _gather(context, lambda c: objects.Service.get_by_uuid(c, service_id))
+        found = gather_from_cells(
+            context, lambda c: objects.Service.get_by_uuid(c, service_id)
+        )
     if not found:
         raise exception.ServiceNotFound(service_id=service_id)
     if len(found) > 1:
@@ -72,7 +77,7 @@ def find_service_by_host_and_binary(context, host: str, binary: str) -> Any:
     """:raises ServiceNotFound: no cell has that service."""
     found = [
         service
-        for _, service in _gather(
+        for _, service in gather_from_cells(
             context, lambda c: objects.Service.get_by_host_and_binary(c, host, binary)
         )
         if service is not None
@@ -164,7 +169,11 @@ def compute_nodes(context) -> list[tuple[Any, Any]]:
         }
         return [(node, services[node.host]) for node in nodes if node.host in services]
 
-    return [pair for _, pairs in _gather(context, nodes_and_services) for pair in pairs]
+    return [
+        pair
+        for _, pairs in gather_from_cells(context, nodes_and_services)
+        for pair in pairs
+    ]
 
 
 def instances_on_host(node) -> list:
@@ -174,7 +183,7 @@ def instances_on_host(node) -> list:
 
 def migrations(context, list_cell) -> list:
     """``list_cell(cell_context)`` of every cell, merged newest first."""
-    found = [m for _, result in _gather(context, list_cell) for m in result]
+    found = [m for _, result in gather_from_cells(context, list_cell) for m in result]
     return sorted(found, key=lambda m: (m.created_at, m.id), reverse=True)
 
 
@@ -189,3 +198,72 @@ def get_host_uptime(node, service) -> str:
         return compute_rpcapi.ComputeAPI().get_host_uptime(node._context, node.host)
     except oslo_messaging.MessagingTimeout as exc:
         raise exception.ComputeServiceUnavailable(host=node.host) from exc
+
+
+# -- acting on a compute host (os-hosts) ----------------------------------------
+
+
+def _compute_host_call(context, host: str, must_be_up: bool, call) -> Any:
+    """``call(cell_context)`` in the host's cell, once its nova-compute is
+    known (and up, when ``must_be_up``).
+
+    :raises HostMappingNotFound: the host was never discovered.
+    :raises HostNotFound: its cell has no nova-compute on it.
+    :raises ComputeServiceUnavailable: it is down and must be up.
+    """
+    mapping = objects.HostMapping.get_by_host(context, host)
+    with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+        service = objects.Service.get_by_host_and_binary(cctxt, host, "nova-compute")
+        if service is None:
+            raise exception.HostNotFound(host=host)
+        if must_be_up and not servicegroup.service_is_up(service):
+            raise exception.ComputeServiceUnavailable(host=host)
+        return call(cctxt)
+
+
+def set_host_enabled(context, host: str, enabled: bool) -> str:
+    """``"enabled"``/``"disabled"`` as the host's driver answers."""
+    return _compute_host_call(
+        context,
+        host,
+        True,
+        lambda cctxt: compute_rpcapi.ComputeAPI().set_host_enabled(
+            cctxt, host, enabled
+        ),
+    )
+
+
+def host_maintenance_mode(context, host: str, mode: bool) -> str:
+    """``"on_maintenance"``/``"off_maintenance"`` as the driver answers."""
+    return _compute_host_call(
+        context,
+        host,
+        True,
+        lambda cctxt: compute_rpcapi.ComputeAPI().host_maintenance_mode(
+            cctxt, host, mode
+        ),
+    )
+
+
+def host_power_action(context, host: str, action: str) -> str:
+    return _compute_host_call(
+        context,
+        host,
+        False,
+        lambda cctxt: compute_rpcapi.ComputeAPI().host_power_action(
+            cctxt, host, action
+        ),
+    )
+
+
+def host_node_and_instances(context, host: str) -> tuple[Any, list]:
+    """The host's first compute node and its instances, from its cell.
+
+    :raises HostMappingNotFound: the host was never discovered.
+    :raises ComputeHostNotFound: it has no compute node.
+    """
+    mapping = objects.HostMapping.get_by_host(context, host)
+    with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+        nodes = objects.ComputeNodeList.get_all_by_host(cctxt, host)
+        node = sorted(nodes, key=lambda n: n.id)[0]
+        return node, list(objects.InstanceList.get_by_host(cctxt, host))

@@ -24,7 +24,13 @@ from oslo_log import log as logging
 import nova.conf
 from nova import context as nova_context
 from nova import exception, manager, objects, placement
-from nova.compute import build_retry, power_state, task_states, vm_states
+from nova.compute import (
+    build_retry,
+    power_state,
+    task_states,
+    usage_audit,
+    vm_states,
+)
 from nova.compute import utils as compute_utils
 from nova.compute.resource_tracker import ResourceTracker
 from nova.conductor import rpcapi as conductor_rpcapi
@@ -40,6 +46,9 @@ TERMINATE_EVENT = "compute_terminate_instance"
 # Used when [DEFAULT] update_resources_interval is 0.
 DEFAULT_RESOURCES_INTERVAL = 60
 CONSOLE_TOKEN_CLEANUP_INTERVAL = 600
+# Upstream's default periodic spacing: the audit runs at most once per
+# period anyway, the task log says whether it did.
+INSTANCE_USAGE_AUDIT_INTERVAL = 60
 
 
 class _InstanceLocks:
@@ -86,7 +95,7 @@ def _hard_policy_group(request_spec):
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.4")
+    target = oslo_messaging.Target(version="1.7")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -141,6 +150,17 @@ class ComputeManager(manager.Manager):
                     CONF.sync_power_state_interval,
                 )
             )
+        if CONF.instance_usage_audit:
+            tasks.append(
+                manager.PeriodicTask(
+                    "instance_usage_audit",
+                    self._instance_usage_audit,
+                    INSTANCE_USAGE_AUDIT_INTERVAL,
+                    # A compute that was down when a period ended audits
+                    # it as soon as it is back.
+                    run_immediately=True,
+                )
+            )
         if CONF.image_cache.manager_interval > 0:
             tasks.append(
                 manager.PeriodicTask(
@@ -159,13 +179,28 @@ class ComputeManager(manager.Manager):
         self.rt.set_status_trait(context, service.disabled)
 
     def set_host_enabled(self, context, enabled: bool) -> str:
-        """Reflect the service's enabled flag in Placement now (the API
-        calls this when an operator disables or enables the service).
+        """Reflect the host's enabled flag in Placement now, then tell the
+        hypervisor (os-hosts' status update).
 
         :returns: ``"enabled"`` or ``"disabled"``.
+        :raises NotImplementedError: the driver has no such notion.
         """
         self.rt.set_status_trait(context, not enabled)
-        return "enabled" if enabled else "disabled"
+        return self.driver.set_host_enabled(enabled)
+
+    def host_maintenance_mode(self, context, host: str, mode: bool) -> str:
+        """:returns: ``"on_maintenance"`` or ``"off_maintenance"``.
+
+        :raises NotImplementedError: the driver cannot do it.
+        """
+        return self.driver.host_maintenance_mode(host, mode)
+
+    def host_power_action(self, context, action: str) -> str:
+        """:raises NotImplementedError: the driver cannot do it."""
+        return self.driver.host_power_action(action)
+
+    def _instance_usage_audit(self, context) -> None:
+        usage_audit.audit_host(context, self.host)
 
     @staticmethod
     def _cleanup_expired_console_auth_tokens(context) -> None:

@@ -13,6 +13,7 @@ Version history:
   1.3 - get_vnc_console
   1.4 - get_diagnostics, get_instance_diagnostics, set_admin_password,
         trigger_crash_dump, get_host_uptime
+  1.7 - host_power_action, host_maintenance_mode
 """
 
 from __future__ import annotations
@@ -188,4 +189,19 @@ class ComputeAPI(rpc.RPCAPI):
         """The output of ``uptime`` on ``host``."""
         return self.prepare(context, server=host, version="1.4").call(
             context, "get_host_uptime"
+        )
+
+    # -- 1.7 ------------------------------------------------------------------
+
+    def host_power_action(self, context, host: str, action: str) -> str:
+        """Have ``host`` start up, shut down or reboot itself (``action``
+        is ``"startup"``, ``"shutdown"`` or ``"reboot"``)."""
+        return self.prepare(context, server=host, version="1.7").call(
+            context, "host_power_action", action=action
+        )
+
+    def host_maintenance_mode(self, context, host: str, mode: bool) -> str:
+        """Put ``host`` into maintenance mode or take it out of it."""
+        return self.prepare(context, server=host, version="1.7").call(
+            context, "host_maintenance_mode", host=host, mode=mode
         )

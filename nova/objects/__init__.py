@@ -30,6 +30,7 @@ OBJECT_MODULES = (
     "selection",
     "service",
     "tag",
+    "task_log",
 )
 
 

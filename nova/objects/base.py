@@ -15,6 +15,7 @@ from typing import Any
 
 import netaddr
 import sqlalchemy as sa
+from oslo_utils import timeutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
@@ -160,6 +161,14 @@ def db_value(value: Any) -> Any:
     if isinstance(value, netaddr.IPAddress):
         return str(value)
     return value
+
+
+def datetime_arg(value: datetime.datetime | str | None) -> datetime.datetime | None:
+    """A datetime argument of a remotable method as a column stores it:
+    through the conductor it arrives as an ISO 8601 string."""
+    if isinstance(value, str):
+        value = timeutils.parse_isotime(value)
+    return db_value(value)
 
 
 def db_values(obj: NovaObject, names: Iterable[str]) -> dict[str, Any]:

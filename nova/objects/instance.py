@@ -698,7 +698,8 @@ def _filter_conditions(context, filters: dict[str, Any]) -> list[Any]:
 @base.NovaObjectRegistry.register
 class InstanceList(base.ObjectListBase, base.NovaObject):
     # Version 2.0: Initial version
-    VERSION = "2.0"
+    # Version 2.1: get_counts; get_active_by_window_joined takes host
+    VERSION = "2.1"
 
     fields = {"objects": fields.ListOfObjectsField("Instance")}
 
@@ -822,10 +823,12 @@ class InstanceList(base.ObjectListBase, base.NovaObject):
         end=None,
         project_id: str | None = None,
         expected_attrs: Iterable[str] | None = None,
+        host: str | None = None,
     ) -> InstanceList:
         """Instances that existed during ``[begin, end]``, deleted ones too:
-        not terminated before ``begin``, launched (if at all) before ``end``;
-        in creation order."""
+        not terminated before ``begin``, launched (if at all) before ``end``
+        (of ``project_id``, on ``host``, when given); in creation order."""
+        begin, end = base.datetime_arg(begin), base.datetime_arg(end)
         model = models.Instance
         stmt = sa.select(model).where(
             sa.or_(model.terminated_at.is_(None), model.terminated_at > begin)
@@ -836,9 +839,34 @@ class InstanceList(base.ObjectListBase, base.NovaObject):
             )
         if project_id is not None:
             stmt = stmt.where(model.project_id == project_id)
+        if host is not None:
+            stmt = stmt.where(model.host == host)
         return cls._get(
             context, stmt.order_by(model.created_at, model.id), expected_attrs
         )
+
+    @classmethod
+    @base.remotable
+    def get_counts(
+        cls, context, project_id: str, user_id: str | None = None
+    ) -> dict[str, int]:
+        """``instances``, ``cores`` and ``ram`` the project's (the user's)
+        live instances of this cell use; soft-deleted ones use nothing."""
+        model = models.Instance
+        stmt = sa.select(
+            sa.func.count(model.id),
+            sa.func.coalesce(sa.func.sum(model.vcpus), 0),
+            sa.func.coalesce(sa.func.sum(model.memory_mb), 0),
+        ).where(
+            model.deleted == 0,
+            model.project_id == project_id,
+            sa.or_(model.vm_state.is_(None), model.vm_state != vm_states.SOFT_DELETED),
+        )
+        if user_id is not None:
+            stmt = stmt.where(model.user_id == user_id)
+        with engines.transaction(context.db_connection) as session:
+            instances, cores, ram = session.execute(stmt).one()
+        return {"instances": instances, "cores": int(cores), "ram": int(ram)}
 
     @classmethod
     def get_all(cls, context, limit: int | None = None) -> InstanceList:

@@ -170,6 +170,21 @@ class ComputeDriver:
         """The host's ``uptime`` line."""
         raise NotImplementedError()
 
+    def set_host_enabled(self, enabled: bool) -> str:
+        """Let the hypervisor host take new guests or not; ``"enabled"``
+        or ``"disabled"``."""
+        raise NotImplementedError()
+
+    def host_maintenance_mode(self, host: str, mode: bool) -> str:
+        """Put the host into maintenance (``mode`` true) or take it out;
+        ``"on_maintenance"`` or ``"off_maintenance"``."""
+        raise NotImplementedError()
+
+    def host_power_action(self, action: str) -> str:
+        """Start up, shut down or reboot the hypervisor host itself;
+        returns the action done."""
+        raise NotImplementedError()
+
 
 def load_compute_driver(compute_driver: str | None) -> ComputeDriver:
     """The driver ``compute_driver`` names (``fake.FakeDriver``), relative

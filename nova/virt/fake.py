@@ -242,6 +242,17 @@ class FakeDriver(driver.ComputeDriver):
             "load average: 0.00, 0.00, 0.00"
         )
 
+    # Host-level operations only report what they would have done.
+
+    def set_host_enabled(self, enabled: bool) -> str:
+        return "enabled" if enabled else "disabled"
+
+    def host_maintenance_mode(self, host: str, mode: bool) -> str:
+        return "on_maintenance" if mode else "off_maintenance"
+
+    def host_power_action(self, action: str) -> str:
+        return action
+
 
 def _guest_of(instance, state: int) -> FakeGuest:
     """The fake guest of ``instance``, sized by its flavor."""

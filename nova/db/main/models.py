@@ -596,3 +596,32 @@ class ConsoleAuthToken(types.TimestampMixin, _Id, BASE):
     # Seconds since the epoch, as upstream stores it.
     expires: orm.Mapped[int] = orm.mapped_column(sa.Integer)
     access_url_base: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+
+
+class TaskLog(_SoftDeletedModel):
+    """One run of a periodic host task over one audit period (the instance
+    usage audit writes these; the usage audit log API reads them)."""
+
+    __tablename__ = "task_log"
+    __table_args__ = (
+        sa.Index("ix_task_log_host", "host"),
+        sa.Index("ix_task_log_period_beginning", "period_beginning"),
+        sa.Index("ix_task_log_period_ending", "period_ending"),
+        sa.UniqueConstraint(
+            "task_name",
+            "host",
+            "period_beginning",
+            "period_ending",
+            name="uniq_task_log0task_name0host0period_beginning0period_ending",
+        ),
+        MYSQL_TABLE_ARGS,
+    )
+
+    task_name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    state: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    host: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    period_beginning: orm.Mapped[datetime.datetime] = orm.mapped_column(sa.DateTime)
+    period_ending: orm.Mapped[datetime.datetime] = orm.mapped_column(sa.DateTime)
+    message: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    task_items: orm.Mapped[int | None] = orm.mapped_column(sa.Integer, default=0)
+    errors: orm.Mapped[int | None] = orm.mapped_column(sa.Integer, default=0)

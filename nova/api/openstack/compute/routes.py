@@ -13,8 +13,10 @@ from nova.api.openstack.compute import (
     flavor_access,
     flavor_extra_specs,
     flavors,
+    hosts,
     hypervisors,
     instance_actions,
+    instance_usage_audit_log,
     ips,
     keypairs,
     limits,
@@ -95,6 +97,11 @@ ROUTES = {
     f"{V21}/os-quota-sets/{{tenant_id}}/defaults": {"GET": quota_sets.defaults},
     f"{V21}/os-quota-sets/{{tenant_id}}/detail": {"GET": quota_sets.detail},
     f"{V21}/os-availability-zone/detail": {"GET": availability_zone.detail},
+    f"{V21}/os-hosts": {"GET": hosts.index},
+    f"{V21}/os-hosts/{{host_name}}": {"GET": hosts.show, "PUT": hosts.update},
+    f"{V21}/os-hosts/{{host_name}}/startup": {"GET": hosts.startup},
+    f"{V21}/os-hosts/{{host_name}}/shutdown": {"GET": hosts.shutdown},
+    f"{V21}/os-hosts/{{host_name}}/reboot": {"GET": hosts.reboot},
     f"{V21}/os-hypervisors": {"GET": hypervisors.index},
     f"{V21}/os-hypervisors/detail": {"GET": hypervisors.detail},
     f"{V21}/os-hypervisors/statistics": {"GET": hypervisors.statistics},
@@ -105,6 +112,10 @@ ROUTES = {
     },
     f"{V21}/os-hypervisors/{{hypervisor_hostname_pattern}}/servers": {
         "GET": hypervisors.servers
+    },
+    f"{V21}/os-instance_usage_audit_log": {"GET": instance_usage_audit_log.index},
+    f"{V21}/os-instance_usage_audit_log/{{before_timestamp}}": {
+        "GET": instance_usage_audit_log.show
     },
     f"{V21}/os-migrations": {"GET": migrations.index},
     f"{V21}/os-server-external-events": {"POST": server_external_events.create},
