@@ -17,6 +17,8 @@ UNIQUE_WITHOUT_DELETED = {
     ("services", ("uuid",)),
     ("compute_nodes", ("uuid",)),
     ("migrations", ("uuid",)),
+    # Upstream's task_log key leaves ``deleted`` out: one audit per period.
+    ("task_log", ("task_name", "host", "period_beginning", "period_ending")),
 }
 
 
