@@ -11,6 +11,7 @@ Version history:
         unpause_instance, suspend_instance, resume_instance,
         get_console_output
   1.3 - get_vnc_console
+  1.4 - soft_delete_instance, restore_instance
 """
 
 from __future__ import annotations
@@ -156,3 +157,16 @@ class ComputeAPI(rpc.RPCAPI):
         return self.prepare(
             context, server=_compute_host(None, instance), version="1.3"
         ).call(context, "get_vnc_console", instance=instance, console_type=console_type)
+
+    def soft_delete_instance(self, context, instance) -> None:
+        """Power the guest off and mark the instance SOFT_DELETED; its
+        resources stay claimed until the host reclaims it."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.4").cast(
+            context, "soft_delete_instance", instance=instance
+        )
+
+    def restore_instance(self, context, instance) -> None:
+        """Power a soft-deleted instance's guest back on; ACTIVE again."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.4").cast(
+            context, "restore_instance", instance=instance
+        )

@@ -70,6 +70,8 @@ class Deployment:
     report_interval: int = 2
     service_down_time: int = 10
     processes: dict[str, subprocess.Popen] = dataclasses.field(default_factory=dict)
+    # More [DEFAULT] options of the computes (e.g. reclaim_instance_interval).
+    compute_options: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     # -- configuration ------------------------------------------------------
 
@@ -124,6 +126,7 @@ class Deployment:
                         "compute_driver": "fake.FakeDriver",
                         "update_resources_interval": 30,
                         "reserved_host_memory_mb": 0,
+                        **self.compute_options,
                     },
                     "fake_driver": fake_driver,
                 }
