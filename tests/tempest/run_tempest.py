@@ -77,6 +77,8 @@ COMPUTE_FEATURES: dict[str, bool] = {
     "volume_multiattach": False,
     "metadata_service": False,
     "config_drive": False,
+    # Checked inside the guest over SSH: no guest networking here.
+    "hostname_fqdn_sanitization": False,
     # Removed upstream (2.57).
     "personality": False,
 }
