@@ -87,7 +87,7 @@ def _hard_policy_group(request_spec):
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.4")
+    target = oslo_messaging.Target(version="1.5")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")

@@ -11,7 +11,9 @@ Version history:
         unpause_instance, suspend_instance, resume_instance,
         get_console_output
   1.3 - get_vnc_console
-  1.4 - soft_delete_instance, restore_instance
+  1.4 - (taken on main by actions-state: diagnostics, set_admin_password,
+        trigger_crash_dump, get_host_uptime)
+  1.5 - soft_delete_instance, restore_instance
 """
 
 from __future__ import annotations
@@ -161,12 +163,12 @@ class ComputeAPI(rpc.RPCAPI):
     def soft_delete_instance(self, context, instance) -> None:
         """Power the guest off and mark the instance SOFT_DELETED; its
         resources stay claimed until the host reclaims it."""
-        self.prepare(context, server=_compute_host(None, instance), version="1.4").cast(
+        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
             context, "soft_delete_instance", instance=instance
         )
 
     def restore_instance(self, context, instance) -> None:
         """Power a soft-deleted instance's guest back on; ACTIVE again."""
-        self.prepare(context, server=_compute_host(None, instance), version="1.4").cast(
+        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
             context, "restore_instance", instance=instance
         )
