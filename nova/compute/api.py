@@ -42,6 +42,7 @@ from nova.objects import tag as tag_obj
 from nova.policies import admin_actions as admin_actions_policies
 from nova.policies import admin_password as admin_password_policies
 from nova.policies import console_output as console_output_policies
+from nova.policies import deferred_delete as deferred_delete_policies
 from nova.policies import lock_server as lock_policies
 from nova.policies import pause_server as pause_policies
 from nova.policies import servers as server_policies
@@ -182,6 +183,18 @@ def check_instance_state(
             raise exception.InstanceInvalidState(
                 instance_uuid=instance.uuid, attr=attr, state=value, method=method
             )
+
+
+def _check_no_task(instance, method: str) -> None:
+    """:raises InstanceInvalidState: (409) a task runs on the instance."""
+    task_state = instance.task_state if "task_state" in instance else None
+    if task_state is not None:
+        raise exception.InstanceInvalidState(
+            instance_uuid=instance.uuid,
+            attr="task_state",
+            state=task_state,
+            method=method,
+        )
 
 
 def _target(instance) -> dict[str, Any]:
@@ -1019,13 +1032,21 @@ class API:
     def delete(self, context, instance) -> None:
         """Delete a server in whatever state it is.
 
-        Not yet scheduled: its build request goes, and the conductor drops
-        the instance if it was being built. Buried in cell0, or never on a
-        host: soft-deleted in place. On a host: the compute service is asked
-        to terminate it (or, if that service is down, it is deleted here).
+        With ``[DEFAULT] reclaim_instance_interval`` > 0 a launched server
+        on a running host is only soft-deleted (see :meth:`_soft_delete`).
+        Otherwise: not yet scheduled, its build request goes, and the
+        conductor drops the instance if it was being built. Buried in cell0,
+        or never on a host: soft-deleted in place. On a host: the compute
+        service is asked to terminate it (or, if that service is down, it is
+        deleted here).
         """
         policy.authorize(context, server_policies.SERVERS % "delete", _target(instance))
         self._check_lock(instance)
+        if CONF.reclaim_instance_interval > 0 and self._soft_delete(context, instance):
+            return
+        self._hard_delete(context, instance)
+
+    def _hard_delete(self, context, instance) -> None:
         mapping = self._mapping(context, instance.uuid)
         # Its server group stops counting it at once, wherever it is.
         objects.InstanceGroup.remove_members(context, [instance.uuid])
@@ -1052,6 +1073,67 @@ class API:
             else:
                 self._terminate_on_host(cctxt, cell_instance)
         self._queue_for_delete(mapping)
+
+    def _soft_delete(self, context, instance) -> bool:
+        """Power the server off and keep it, resources and all, for
+        ``reclaim_instance_interval`` seconds (``SOFT_DELETED``); the host's
+        periodic reclaim deletes it after that unless it is restored.
+
+        False when a soft delete does not apply: never launched, not on a
+        host, that host's service is down, or already soft-deleted; the
+        caller deletes it for good then.
+        """
+        mapping = self._mapping(context, instance.uuid)
+        if mapping.cell_mapping is None or mapping.cell_mapping.is_cell0():
+            return False
+        with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+            cell_instance = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+            if (
+                cell_instance.vm_state == vm_states.SOFT_DELETED
+                or not cell_instance.launched_at
+                or not cell_instance.host
+                or not self._compute_is_up(cctxt, cell_instance.host)
+            ):
+                return False
+            _check_no_task(cell_instance, "soft_delete")
+            cell_instance.task_state = task_states.SOFT_DELETING
+            cell_instance.deleted_at = obj_base.utcnow()
+            cell_instance.save(expected_task_state=[None])
+            objects.InstanceAction.action_start(
+                cctxt, cell_instance.uuid, instance_actions.DELETE, want_result=False
+            )
+            self._compute_rpcapi().soft_delete_instance(cctxt, cell_instance)
+        return True
+
+    def restore(self, context, instance) -> None:
+        """Bring a soft-deleted server back (the ``restore`` action).
+
+        :raises InstanceInvalidState: (409) it is not soft-deleted.
+        """
+        cctxt, cell_instance = self._on_host(
+            context, instance, "restore", deferred_delete_policies.RESTORE
+        )
+        self._check_lock(cell_instance)
+        check_instance_state(
+            cell_instance, "restore", (vm_states.SOFT_DELETED,), (None,)
+        )
+        cell_instance.task_state = task_states.RESTORING
+        cell_instance.deleted_at = None
+        cell_instance.save(expected_task_state=[None])
+        objects.InstanceAction.action_start(
+            cctxt, cell_instance.uuid, instance_actions.RESTORE, want_result=False
+        )
+        self._compute_rpcapi().restore_instance(cctxt, cell_instance)
+
+    def force_delete(self, context, instance) -> None:
+        """Delete a server at once, soft-deleted or not (``forceDelete``).
+
+        :raises InstanceInvalidState: (409) it is busy with another task.
+        """
+        policy.authorize(context, deferred_delete_policies.FORCE, _target(instance))
+        self._check_lock(instance)
+        _check_no_task(instance, instance_actions.FORCE_DELETE)
+        self._hard_delete(context, instance)
 
     @staticmethod
     def _queue_for_delete(mapping) -> None:

@@ -15,6 +15,7 @@ import collections
 import concurrent.futures
 import contextlib
 import dataclasses
+import datetime
 import json
 import threading
 
@@ -95,7 +96,7 @@ def _hard_policy_group(request_spec):
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.7")
+    target = oslo_messaging.Target(version="1.8")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -159,6 +160,14 @@ class ComputeManager(manager.Manager):
                     # A compute that was down when a period ended audits
                     # it as soon as it is back.
                     run_immediately=True,
+                )
+            )
+        if CONF.reclaim_instance_interval > 0:
+            tasks.append(
+                manager.PeriodicTask(
+                    "reclaim_queued_deletes",
+                    self._reclaim_queued_deletes,
+                    CONF.reclaim_instance_interval,
                 )
             )
         if CONF.image_cache.manager_interval > 0:
@@ -543,6 +552,53 @@ class ComputeManager(manager.Manager):
             LOG.info("Instance %s was already deleted", instance.uuid)
             self._remove_allocations(context, instance)
         LOG.info("Instance %s deleted from %s", instance.uuid, self.host)
+
+    # -- soft delete ----------------------------------------------------------
+
+    def soft_delete_instance(self, context, instance) -> None:
+        """Power the guest off and keep the instance (and its allocations)
+        as SOFT_DELETED until it is restored or reclaimed."""
+        with self._power_action(
+            context, instance, "soft_delete_instance", task_states.SOFT_DELETING
+        ):
+            self.driver.power_off(instance)
+            self._finish_power_action(
+                instance, vm_states.SOFT_DELETED, task_states.SOFT_DELETING
+            )
+
+    def restore_instance(self, context, instance) -> None:
+        """Power a soft-deleted instance's guest back on."""
+        with self._power_action(
+            context, instance, "restore_instance", task_states.RESTORING
+        ):
+            self.driver.power_on(context, instance, [])
+            self._finish_power_action(instance, vm_states.ACTIVE, task_states.RESTORING)
+
+    def _reclaim_queued_deletes(self, context) -> None:
+        """Delete for good this host's instances soft-deleted longer than
+        ``reclaim_instance_interval`` seconds ago."""
+        interval = CONF.reclaim_instance_interval
+        if interval <= 0:
+            return
+        instances = objects.InstanceList.get_by_filters(
+            context, {"host": self.host, "vm_state": vm_states.SOFT_DELETED}
+        )
+        deadline = objects_base.utcnow() - datetime.timedelta(seconds=interval)
+        for instance in instances:
+            deleted_at = instance.deleted_at
+            if instance.task_state is not None or (
+                deleted_at is not None and deleted_at.replace(tzinfo=None) > deadline
+            ):
+                continue
+            LOG.info("Reclaiming soft-deleted instance %s", instance.uuid)
+            try:
+                instance.task_state = task_states.DELETING
+                instance.save(
+                    expected_vm_state=vm_states.SOFT_DELETED, expected_task_state=[None]
+                )
+            except (exception.InstanceNotFound, exception.InstanceInvalidState):
+                continue  # restored or deleted meanwhile
+            self.terminate_instance(context, instance)
 
     # -- power ----------------------------------------------------------------
 

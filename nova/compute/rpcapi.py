@@ -14,6 +14,7 @@ Version history:
   1.4 - get_diagnostics, get_instance_diagnostics, set_admin_password,
         trigger_crash_dump, get_host_uptime
   1.7 - host_power_action, host_maintenance_mode
+  1.8 - soft_delete_instance, restore_instance
 """
 
 from __future__ import annotations
@@ -204,4 +205,19 @@ class ComputeAPI(rpc.RPCAPI):
         """Put ``host`` into maintenance mode or take it out of it."""
         return self.prepare(context, server=host, version="1.7").call(
             context, "host_maintenance_mode", host=host, mode=mode
+        )
+
+    # -- 1.8 ------------------------------------------------------------------
+
+    def soft_delete_instance(self, context, instance) -> None:
+        """Power the guest off and mark the instance SOFT_DELETED; its
+        resources stay claimed until the host reclaims it."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.8").cast(
+            context, "soft_delete_instance", instance=instance
+        )
+
+    def restore_instance(self, context, instance) -> None:
+        """Power a soft-deleted instance's guest back on; ACTIVE again."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.8").cast(
+            context, "restore_instance", instance=instance
         )

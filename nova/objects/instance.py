@@ -469,7 +469,9 @@ class Instance(base.NovaPersistentObject, base.NovaObject):
         columns = {
             name: base.db_value(value)
             for name, value in changes.items()
-            if name in self._COLUMN_FIELDS
+            # deleted_at is set by a soft delete and cleared by a restore
+            # while the row lives on.
+            if name in self._COLUMN_FIELDS or name == "deleted_at"
         }
         checking = expected_task_state is not None or expected_vm_state is not None
         now = base.utcnow()

@@ -156,8 +156,20 @@ class FakeDriver(driver.ComputeDriver):
         self._set_state(instance, power_state.RUNNING)
 
     def get_console_output(self, context, instance) -> str:
-        self._guest(instance)
-        return "FAKE CONSOLE OUTPUT\n"
+        """A short boot log shaped like a real serial console's: several
+        lines, each ending in a newline (clients count lines of a tail)."""
+        guest = self._guest(instance)
+        return "".join(
+            f"{line}\n"
+            for line in (
+                "FAKE CONSOLE OUTPUT",
+                "[    0.000000] Linux version 6.1.0-fake",
+                f"[    0.120000] Booting guest {guest.uuid}",
+                f"[    1.500000] Memory: {guest.memory_mb}M, {guest.vcpus} vCPU(s)",
+                "[    2.000000] Run /sbin/init as init process",
+                f"{guest.name} login:",
+            )
+        )
 
     def get_vnc_console(self, context, instance) -> dict:
         # No VNC server runs here; tests that need one start their own and

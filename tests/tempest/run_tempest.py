@@ -7,16 +7,19 @@ Usage (the cloud started with ``nova-local-cloud start``)::
         --clouds-yaml STATE/clouds.yaml --cloud local \\
         --workspace /tmp/tempest-ws [--regex REGEX] [--concurrency 2]
 
-It makes what Tempest needs in the cloud (two flavors, a small public image
-in Glance), writes ``tempest.conf`` from ``tempest.conf.template`` beside
-this file (neutron, cinder and swift disabled; dynamic credentials through
-the admin user), runs ``tempest run`` and prints the pass/fail/skip counts
-with every failure's test id.
+It makes what Tempest needs in the cloud (two flavors, two small public
+images in Glance), writes ``tempest.conf`` from ``tempest.conf.template``
+beside this file (neutron, cinder and swift disabled; dynamic credentials
+through the admin user; feature flags from :data:`COMPUTE_FEATURES`; the
+scheduler filters the deployment's ``nova.conf`` enables), runs ``tempest
+run``, saves the run as ``last-run.subunit`` in the workspace and prints the
+pass/fail/skip counts with every failure's test id.
 """
 
 from __future__ import annotations
 
 import argparse
+import configparser
 import os
 import re
 import string
@@ -34,7 +37,51 @@ FLAVORS = (
     ("tempest-1", "tempest.tiny", 128, 1, 1),
     ("tempest-2", "tempest.small", 192, 1, 2),
 )
-IMAGE_NAME = "tempest-image"
+# image_ref and image_ref_alt: rebuild and image-list tests need two.
+IMAGE_NAMES = ("tempest-image", "tempest-image-alt")
+
+# Tempest's [compute-feature-enabled] flags, the one place that says which
+# optional compute features this deployment has. Flip a flag to True when
+# the branch implementing the feature lands; Tempest then runs its tests.
+COMPUTE_FEATURES: dict[str, bool] = {
+    # Implemented.
+    "console_output": True,
+    "pause": True,
+    "suspend": True,
+    "disk_config": True,
+    "enable_instance_password": True,
+    # Branch actions-state (changePassword, consoles).
+    "change_password": False,
+    "vnc_console": False,
+    "serial_console": False,
+    "spice_console": False,
+    # Branch rebuild-images (createImage).
+    "snapshot": False,
+    # Branch shelve-rescue.
+    "shelve": False,
+    "shelve_migrate": False,
+    "rescue": False,
+    "stable_rescue": False,
+    # Moving servers between hosts: not in scope yet.
+    "resize": False,
+    "cold_migration": False,
+    "live_migration": False,
+    "live_migrate_back_and_forth": False,
+    "block_migration_for_live_migration": False,
+    "can_migrate_between_any_hosts": False,
+    # Needs Neutron / Cinder / the metadata service over a network.
+    "interface_attach": False,
+    "attach_encrypted_volume": False,
+    "swap_volume": False,
+    "volume_backed_live_migration": False,
+    "volume_multiattach": False,
+    "metadata_service": False,
+    "config_drive": False,
+    # Checked inside the guest over SSH: no guest networking here.
+    "hostname_fqdn_sanitization": False,
+    # Removed upstream (2.57).
+    "personality": False,
+}
 
 
 def _session(cloud: dict) -> session.Session:
@@ -65,10 +112,10 @@ def ensure_flavors(sess: session.Session) -> list[str]:
     return [flavorid for flavorid, *_ in FLAVORS]
 
 
-def ensure_image(sess: session.Session) -> str:
+def ensure_image(sess: session.Session, name: str) -> str:
     """A small public raw image in Glance, active."""
     image_filter = {"service_type": "image", "interface": "public"}
-    found = sess.get(f"/v2/images?name={IMAGE_NAME}", endpoint_filter=image_filter)
+    found = sess.get(f"/v2/images?name={name}", endpoint_filter=image_filter)
     images = found.json()["images"]
     if images and images[0]["status"] == "active":
         return images[0]["id"]
@@ -76,7 +123,7 @@ def ensure_image(sess: session.Session) -> str:
         "/v2/images",
         endpoint_filter=image_filter,
         json={
-            "name": IMAGE_NAME,
+            "name": name,
             "disk_format": "raw",
             "container_format": "bare",
             "visibility": "public",
@@ -93,7 +140,44 @@ def ensure_image(sess: session.Session) -> str:
     return image["id"]
 
 
-def write_conf(workspace: Path, cloud: dict, image_id: str, flavors: list[str]):
+def compute_host_count(sess: session.Session) -> int:
+    """How many compute services are up: Tempest's ``min_compute_nodes``."""
+    services = _compute(sess, "GET", "/os-services?binary=nova-compute")
+    services.raise_for_status()
+    return sum(1 for s in services.json()["services"] if s["state"] == "up")
+
+
+def enabled_filters(nova_conf: Path | None) -> list[str]:
+    """``[filter_scheduler] enabled_filters`` of the deployment's nova.conf,
+    else our default (what the scheduler then runs)."""
+    if nova_conf is not None and nova_conf.exists():
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        parser.read(nova_conf)
+        value = parser.get("filter_scheduler", "enabled_filters", fallback=None)
+        if value is not None:
+            return [name.strip() for name in value.split(",") if name.strip()]
+    from nova.conf import filter_scheduler
+
+    (options,) = filter_scheduler.list_opts().values()
+    (option,) = (opt for opt in options if opt.name == "enabled_filters")
+    return list(option.default)
+
+
+def render_features(features: dict[str, bool], filters: list[str]) -> str:
+    """The ``[compute-feature-enabled]`` section's option lines."""
+    lines = [f"{name} = {enabled}" for name, enabled in sorted(features.items())]
+    lines.append(f"scheduler_enabled_filters = {','.join(filters)}")
+    return "\n".join(lines)
+
+
+def write_conf(
+    workspace: Path,
+    cloud: dict,
+    images: list[str],
+    flavors: list[str],
+    min_compute_nodes: int,
+    filters: list[str],
+) -> None:
     auth = cloud["auth"]
     template = string.Template((HERE / "tempest.conf.template").read_text())
     conf = template.substitute(
@@ -103,7 +187,10 @@ def write_conf(workspace: Path, cloud: dict, image_id: str, flavors: list[str]):
         admin_password=auth["password"],
         admin_project_name=auth["project_name"],
         region=cloud.get("region_name", "RegionOne"),
-        image_ref=image_id,
+        image_ref=images[0],
+        image_ref_alt=images[1],
+        min_compute_nodes=min_compute_nodes,
+        compute_features=render_features(COMPUTE_FEATURES, filters),
         flavor_ref=flavors[0],
         flavor_ref_alt=flavors[1],
     )
@@ -131,6 +218,13 @@ def summarize(output: str) -> tuple[dict[str, int], list[str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clouds-yaml", required=True, type=Path)
+    parser.add_argument(
+        "--nova-conf",
+        type=Path,
+        default=None,
+        help="the deployment's API-level nova.conf (default: nova/nova.conf "
+        "beside clouds.yaml, as nova-local-cloud lays it out)",
+    )
     parser.add_argument("--cloud", required=True, help="name prefix in clouds.yaml")
     parser.add_argument("--workspace", required=True, type=Path)
     parser.add_argument("--regex", default=DEFAULT_REGEX)
@@ -142,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     admin = clouds[f"{args.cloud}-admin"]
     sess = _session(admin)
     flavors = ensure_flavors(sess)
-    image_id = ensure_image(sess)
+    images = [ensure_image(sess, name) for name in IMAGE_NAMES]
+    nova_conf = args.nova_conf or args.clouds_yaml.parent / "nova" / "nova.conf"
     workspace = args.workspace.resolve()
     if not (workspace / ".stestr.conf").exists():
         workspace.mkdir(parents=True, exist_ok=True)
@@ -150,7 +245,14 @@ def main(argv: list[str] | None = None) -> int:
             [str(Path(sys.executable).parent / "tempest"), "init", str(workspace)],
             check=True,
         )
-    write_conf(workspace, admin, image_id, flavors)
+    write_conf(
+        workspace,
+        admin,
+        images,
+        flavors,
+        compute_host_count(sess),
+        enabled_filters(nova_conf),
+    )
     command = [
         str(Path(sys.executable).parent / "tempest"), "run",
         "--concurrency", str(args.concurrency), "--regex", args.regex,
@@ -162,6 +264,13 @@ def main(argv: list[str] | None = None) -> int:
         env={**os.environ, "OS_CLIENT_CONFIG_FILE": ""},
     )  # fmt: skip
     (workspace / "last-run.log").write_text(run.stdout + run.stderr)
+    with open(workspace / "last-run.subunit", "wb") as subunit:
+        subprocess.run(
+            [str(Path(sys.executable).parent / "stestr"), "last", "--subunit"],
+            cwd=workspace,
+            stdout=subunit,
+            check=False,
+        )
     totals, failed = summarize(run.stdout)
     print(
         f"passed {totals.get('Passed', 0)}, failed {totals.get('Failed', 0)}, "

@@ -67,8 +67,13 @@ class Router:
 
         ``/v2.1/{project_id}/servers`` is the same resource as
         ``/v2.1/servers``; the project id is returned for the caller to check.
+        Only the API roots (``/``, ``/v2/``, ``/v2.1/``) take a trailing
+        slash, as upstream's router has it: ``/os-simple-tenant-usage/`` is
+        not the usage list but a usage with an empty project id, i.e. 404.
         """
-        path = path.rstrip("/") or "/"
+        stripped = path.rstrip("/") or "/"
+        if stripped.count("/") <= 1:
+            path = stripped
         found = self._match(path)
         if found:
             return (*found, None)

@@ -229,12 +229,21 @@ class RecordingConductor:
 
 @dataclass
 class RecordingComputeRPC:
-    """Stands in for nova-compute: records terminate requests."""
+    """Stands in for nova-compute: records terminate, soft delete and
+    restore requests."""
 
     terminated: list[str] = field(default_factory=list)
+    soft_deleted: list[str] = field(default_factory=list)
+    restored: list[str] = field(default_factory=list)
 
     def terminate_instance(self, context, instance, bdms=None):
         self.terminated.append(instance.uuid)
+
+    def soft_delete_instance(self, context, instance):
+        self.soft_deleted.append(instance.uuid)
+
+    def restore_instance(self, context, instance):
+        self.restored.append(instance.uuid)
 
 
 @pytest.fixture

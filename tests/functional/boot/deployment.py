@@ -93,6 +93,8 @@ class Deployment:
     processes: dict[str, subprocess.Popen] = dataclasses.field(default_factory=dict)
     # Compute host names; unique per test because Placement is shared.
     hosts: list[str] = dataclasses.field(default_factory=list)
+    # More [DEFAULT] options of the computes (e.g. reclaim_instance_interval).
+    compute_options: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     # -- configuration ------------------------------------------------------
 
@@ -147,6 +149,7 @@ class Deployment:
                         "compute_driver": "fake.FakeDriver",
                         "update_resources_interval": 30,
                         "reserved_host_memory_mb": 0,
+                        **self.compute_options,
                     },
                     "fake_driver": fake_driver,
                 }

@@ -215,6 +215,17 @@ def test_nova_options_are_laid_over_api_and_cell_files(tmp_path):
     assert cell["DEFAULT"]["transport_url"].endswith("/%2Fnova-x-cell1")
 
 
+def test_scheduler_enables_devstacks_filters(tmp_path):
+    from nova.scheduler import filters
+
+    api = _ini(_nova_configs(tmp_path).render_api())
+    enabled = api["filter_scheduler"]["enabled_filters"].split(",")
+    assert {"SameHostFilter", "DifferentHostFilter"} <= set(enabled)
+    # Every one of them is a filter the scheduler has.
+    known = {cls.__name__ for cls in filters.all_filters()}
+    assert set(enabled) <= known
+
+
 def test_transport_url_encodes_the_vhost_slash():
     url = transport_url("rabbit://guest:guest@127.0.0.1:5672/", "/nova-x")
     assert url == "rabbit://guest:guest@127.0.0.1:5672/%2Fnova-x"

@@ -108,6 +108,8 @@ MATRIX: dict[str, set[str]] = {
     "os_compute_api:os-server-tags:delete_all": MEMBERS,
     "os_compute_api:os-console-output": MEMBERS,
     "os_compute_api:os-remote-consoles": MEMBERS,
+    "os_compute_api:os-deferred-delete:restore": MEMBERS,
+    "os_compute_api:os-deferred-delete:force": MEMBERS,
     "os_compute_api:os-pause-server:pause": MEMBERS,
     "os_compute_api:os-lock-server:lock": MEMBERS,
     "os_compute_api:os-lock-server:unlock": MEMBERS,

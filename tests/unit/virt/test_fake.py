@@ -44,7 +44,12 @@ def test_guest_lifecycle():
     ):
         action()
         assert virt.get_info(instance).state == state
-    assert "FAKE CONSOLE OUTPUT" in virt.get_console_output(None, instance)
+    console = virt.get_console_output(None, instance)
+    assert console.startswith("FAKE CONSOLE OUTPUT\n")
+    # Like a real console log: more than three lines, newline-terminated,
+    # so a tail of three lines splits into three (Tempest counts them).
+    assert console.endswith("\n") and console.count("\n") > 3
+    assert instance.uuid in console
     assert virt.get_vnc_console(None, instance) == {
         "host": CONF.vnc.server_proxyclient_address,
         "port": CONF.fake_driver.vnc_port,

@@ -12,6 +12,7 @@ from nova.api.openstack.compute import (
     admin_actions,
     admin_password,
     console_output,
+    deferred_delete,
     lock_server,
     pause_server,
     remote_consoles,
@@ -39,6 +40,8 @@ ACTIONS = {
     "os-getSPICEConsole": remote_consoles.get_spice_console,
     "os-getRDPConsole": remote_consoles.get_rdp_console,
     "os-getSerialConsole": remote_consoles.get_serial_console,
+    "restore": deferred_delete.restore,
+    "forceDelete": deferred_delete.force_delete,
 }
 
 

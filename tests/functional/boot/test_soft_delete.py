@@ -1,0 +1,144 @@
+"""Soft delete end to end: with ``reclaim_instance_interval`` > 0 a delete
+powers the guest off and keeps the instance and its Placement allocation;
+``restore`` brings it back, ``forceDelete`` deletes it at once and the
+compute's periodic reclaim deletes it once the interval has passed.
+
+Conductors, scheduler and two computes are separate processes on real
+RabbitMQ vhosts, with real Placement and a real database; this test process
+plays nova-api (the compute API layer below the HTTP handlers)."""
+
+from __future__ import annotations
+
+import pytest
+from oslo_utils import uuidutils
+
+from nova import context as nova_context
+from nova import exception, objects, rpc
+from nova.compute import api as compute_api
+from nova.compute import power_state, vm_states
+from nova.conf import CONF
+from nova.db import engines
+from tests.fixtures.placement import make_client
+from tests.functional.boot.deployment import Deployment, wait_for
+from tests.functional.boot.test_boot import _flavor, _wait_for_computes
+
+pytestmark = [pytest.mark.rabbitmq]
+
+# Long enough for the restore steps to beat the reclaim, short enough for
+# the test to wait for one.
+RECLAIM_SECONDS = 20
+
+
+@pytest.fixture(scope="module", autouse=True)
+def parsed_conf():
+    # The compute API authorizes: policy files are looked up through CONF.
+    CONF([], project="nova", default_config_files=[])
+
+
+@pytest.fixture
+def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):
+    objects.register_all()
+    deployment = Deployment(
+        directory=tmp_path / "deployment",
+        api_db=make_db_url("api"),
+        cell0_db=make_db_url("cell0"),
+        cell1_db=make_db_url("cell1"),
+        api_transport_url=make_vhost("api"),
+        cell1_transport_url=make_vhost("cell1"),
+        placement_endpoint=placement_endpoint,
+        compute_options={"reclaim_instance_interval": RECLAIM_SECONDS},
+    )
+    deployment.write_configs()
+    deployment.configure_api()
+    CONF.set_override("reclaim_instance_interval", RECLAIM_SECONDS)
+    deployment.create_databases()
+    hosts = [f"soft-del-{uuidutils.generate_uuid()[:8]}"]
+    deployment.start_all(hosts, vcpus=4, memory_mb=4096, local_gb=20)
+    deployment.hosts = hosts
+    try:
+        yield deployment
+    finally:
+        deployment.stop_all()
+        rpc.cleanup()
+        for url in (deployment.api_db, deployment.cell0_db, deployment.cell1_db):
+            engines.dispose(url)
+        CONF.clear_override("transport_url")
+        for group in ("api_database", "database"):
+            CONF.clear_override("connection", group=group)
+        CONF.clear_override("service_down_time")
+        CONF.clear_override("reclaim_instance_interval")
+
+
+def _settled(deployment, admin, uuid, vm_state, power):
+    def done():
+        found = deployment.find_instance(admin, uuid)
+        instance = found[1] if found else None
+        if (
+            instance is not None
+            and instance.vm_state == vm_state
+            and instance.task_state is None
+            and instance.power_state == power
+        ):
+            return instance
+        return None
+
+    return wait_for(done, 60, f"{uuid} {vm_state}/{power}")
+
+
+def _gone(deployment, admin, uuid, timeout):
+    def done():
+        found = deployment.find_instance(admin, uuid)
+        return found is not None and found[1].deleted
+
+    wait_for(done, timeout, f"{uuid} deleted")
+
+
+@pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
+def test_soft_delete_restore_force_delete_and_reclaim(deployment, placement_endpoint):
+    admin = nova_context.get_admin_context()
+    project = uuidutils.generate_uuid()
+    user = nova_context.RequestContext(
+        user_id="demo", project_id=project, roles=["member"], overwrite=False
+    )
+    placement = make_client(placement_endpoint)
+    api = compute_api.API()
+    _wait_for_computes(deployment, admin)
+
+    flavor = _flavor("soft", memory_mb=256)
+    first, second = deployment.boot(user, flavor, count=2, name="soft")
+    deployment.wait_for_states(admin, [first, second], {vm_states.ACTIVE})
+    usage = {"VCPU": 2, "MEMORY_MB": 512, "DISK_GB": 2}
+    assert placement.get_usages(project) == usage
+
+    # Restoring what is not soft-deleted: 409, nothing changes.
+    with pytest.raises(exception.InstanceInvalidState):
+        api.restore(user, api.get(user, first))
+
+    # Delete: soft. Guest off, instance kept, allocations kept.
+    api.delete(user, api.get(user, first))
+    soft = _settled(
+        deployment, admin, first, vm_states.SOFT_DELETED, power_state.SHUTDOWN
+    )
+    assert soft.deleted_at is not None and not soft.deleted
+    assert placement.get_usages(project) == usage
+
+    # Restore: running and ACTIVE again, no longer marked for deletion.
+    api.restore(user, api.get(user, first))
+    restored = _settled(deployment, admin, first, vm_states.ACTIVE, power_state.RUNNING)
+    assert restored.deleted_at is None
+
+    # Soft-delete again, then forceDelete: gone at once, resources freed.
+    api.delete(user, api.get(user, first))
+    _settled(deployment, admin, first, vm_states.SOFT_DELETED, power_state.SHUTDOWN)
+    api.force_delete(user, api.get(user, first))
+    _gone(deployment, admin, first, 60)
+    assert placement.get_usages(project) == {"VCPU": 1, "MEMORY_MB": 256, "DISK_GB": 1}
+
+    # Left soft-deleted: the compute reclaims it after the interval.
+    api.delete(user, api.get(user, second))
+    _settled(deployment, admin, second, vm_states.SOFT_DELETED, power_state.SHUTDOWN)
+    _gone(deployment, admin, second, RECLAIM_SECONDS * 4)
+    assert placement.get_usages(project) in (
+        {},
+        {"VCPU": 0, "MEMORY_MB": 0, "DISK_GB": 0},
+    )
