@@ -11,9 +11,17 @@ from tests.functional.boot.deployment import Deployment
 
 
 @pytest.fixture
-def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):  # noqa: F811
+def compute_options() -> dict:
+    """More [DEFAULT] options of the computes; a test module overrides this
+    fixture to set some (e.g. reclaim_instance_interval)."""
+    return {}
+
+
+@pytest.fixture
+def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path, compute_options):  # noqa: F811
     """A configured deployment with its databases and cells created; this
-    process plays nova-api. Tests start the daemons they need."""
+    process plays nova-api (with the computes' ``compute_options`` too).
+    Tests start the daemons they need."""
     objects.register_all()
     deployment = Deployment(
         directory=tmp_path / "deployment",
@@ -23,9 +31,12 @@ def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):  # noqa: 
         api_transport_url=make_vhost("api"),
         cell1_transport_url=make_vhost("cell1"),
         placement_endpoint=placement_endpoint,
+        compute_options=compute_options,
     )
     deployment.write_configs()
     deployment.configure_api()
+    for name, value in compute_options.items():
+        CONF.set_override(name, value)
     deployment.create_databases()
     try:
         yield deployment
@@ -38,3 +49,5 @@ def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):  # noqa: 
         for group in ("api_database", "database"):
             CONF.clear_override("connection", group=group)
         CONF.clear_override("service_down_time")
+        for name in compute_options:
+            CONF.clear_override(name)

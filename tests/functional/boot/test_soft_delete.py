@@ -13,14 +13,13 @@ import pytest
 from oslo_utils import uuidutils
 
 from nova import context as nova_context
-from nova import exception, objects, rpc
+from nova import exception
 from nova.compute import api as compute_api
 from nova.compute import power_state, vm_states
 from nova.conf import CONF
-from nova.db import engines
 from tests.fixtures.placement import make_client
-from tests.functional.boot.deployment import Deployment, wait_for
-from tests.functional.boot.test_boot import _flavor, _wait_for_computes
+from tests.functional.boot.deployment import flavor as make_flavor
+from tests.functional.boot.deployment import wait_for
 
 pytestmark = [pytest.mark.rabbitmq]
 
@@ -36,37 +35,8 @@ def parsed_conf():
 
 
 @pytest.fixture
-def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):
-    objects.register_all()
-    deployment = Deployment(
-        directory=tmp_path / "deployment",
-        api_db=make_db_url("api"),
-        cell0_db=make_db_url("cell0"),
-        cell1_db=make_db_url("cell1"),
-        api_transport_url=make_vhost("api"),
-        cell1_transport_url=make_vhost("cell1"),
-        placement_endpoint=placement_endpoint,
-        compute_options={"reclaim_instance_interval": RECLAIM_SECONDS},
-    )
-    deployment.write_configs()
-    deployment.configure_api()
-    CONF.set_override("reclaim_instance_interval", RECLAIM_SECONDS)
-    deployment.create_databases()
-    hosts = [f"soft-del-{uuidutils.generate_uuid()[:8]}"]
-    deployment.start_all(hosts, vcpus=4, memory_mb=4096, local_gb=20)
-    deployment.hosts = hosts
-    try:
-        yield deployment
-    finally:
-        deployment.stop_all()
-        rpc.cleanup()
-        for url in (deployment.api_db, deployment.cell0_db, deployment.cell1_db):
-            engines.dispose(url)
-        CONF.clear_override("transport_url")
-        for group in ("api_database", "database"):
-            CONF.clear_override("connection", group=group)
-        CONF.clear_override("service_down_time")
-        CONF.clear_override("reclaim_instance_interval")
+def compute_options():
+    return {"reclaim_instance_interval": RECLAIM_SECONDS}
 
 
 def _settled(deployment, admin, uuid, vm_state, power):
@@ -102,9 +72,15 @@ def test_soft_delete_restore_force_delete_and_reclaim(deployment, placement_endp
     )
     placement = make_client(placement_endpoint)
     api = compute_api.API()
-    _wait_for_computes(deployment, admin)
+    deployment.start_all(
+        [f"soft-del-{uuidutils.generate_uuid()[:8]}"],
+        vcpus=4,
+        memory_mb=4096,
+        local_gb=20,
+    )
+    deployment.wait_for_computes(admin)
 
-    flavor = _flavor("soft", memory_mb=256)
+    flavor = make_flavor("soft", memory_mb=256)
     first, second = deployment.boot(user, flavor, count=2, name="soft")
     deployment.wait_for_states(admin, [first, second], {vm_states.ACTIVE})
     usage = {"VCPU": 2, "MEMORY_MB": 512, "DISK_GB": 2}
