@@ -278,6 +278,14 @@ class InstanceNotReady(InstanceInvalidState):
     msg_fmt = "Instance %(instance_id)s is not ready"
 
 
+class UnsupportedRescueImage(Invalid):
+    msg_fmt = "Requested rescue image '%(image)s' is not supported"
+
+
+class InstanceNotRescuable(Invalid):
+    msg_fmt = "Instance %(instance_id)s cannot be rescued: %(reason)s"
+
+
 class ImageDownloadFailed(NovaException):
     msg_fmt = "Could not download image %(image_id)s: %(reason)s"
 

@@ -40,6 +40,7 @@ from nova.objects import flavor as flavor_obj  # noqa: F401  (registers Flavor)
 from nova.objects import tag as tag_obj
 from nova.policies import console_output as console_output_policies
 from nova.policies import pause_server as pause_policies
+from nova.policies import rescue as rescue_policies
 from nova.policies import servers as server_policies
 from nova.policies import suspend_server as suspend_policies
 
@@ -1137,11 +1138,15 @@ class API:
         vm_state: Iterable[str],
         task_state: str,
         allowed_task_states: Iterable[str | None] = (None,),
+        check_lock: bool = False,
     ):
-        """Check the state, claim it with the task (compare-and-swap, so two
-        actions never both start), record the instance action; the cell's
-        context and instance, ready for the cast."""
+        """Check the state (and, with ``check_lock``, that a non-admin is not
+        acting on a locked server), claim it with the task (compare-and-swap,
+        so two actions never both start), record the instance action; the
+        cell's context and instance, ready for the cast."""
         cctxt, cell_instance = self._on_host(context, instance, action, rule)
+        if check_lock:
+            self._check_lock(cell_instance)
         allowed_task_states = list(allowed_task_states)
         check_instance_state(cell_instance, action, vm_state, allowed_task_states)
         cell_instance.task_state = task_state
@@ -1236,6 +1241,61 @@ class API:
             task_state=task_states.RESUMING,
         )
         self._compute_rpcapi().resume_instance(cctxt, cell_instance)
+
+    # -- rescue ---------------------------------------------------------------
+
+    def rescue(
+        self,
+        context,
+        instance,
+        rescue_password: str | None = None,
+        rescue_image_ref: str | None = None,
+    ) -> None:
+        """Boot an ACTIVE, STOPPED or ERROR server from a rescue image (the
+        one named, else its own) with its root disk as the second disk.
+
+        :raises UnsupportedRescueImage: (400) the named image is not there.
+        :raises InstanceNotRescuable: (400) the server has no image of its
+            own and none was named.
+        """
+        policy.authorize(context, rescue_policies.RESCUE, _target(instance))
+        if rescue_image_ref:
+            try:
+                self.image_api.show(context, rescue_image_ref)
+            except exception.ImageNotFound as exc:
+                raise exception.UnsupportedRescueImage(image=rescue_image_ref) from exc
+        elif not instance.image_ref:
+            raise exception.InstanceNotRescuable(
+                instance_id=instance.uuid, reason="it was not booted from an image"
+            )
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=rescue_policies.RESCUE,
+            action=instance_actions.RESCUE,
+            vm_state=(vm_states.ACTIVE, vm_states.STOPPED, vm_states.ERROR),
+            task_state=task_states.RESCUING,
+            check_lock=True,
+        )
+        self._compute_rpcapi().rescue_instance(
+            cctxt,
+            cell_instance,
+            rescue_password=rescue_password,
+            rescue_image_ref=rescue_image_ref,
+        )
+
+    def unrescue(self, context, instance) -> None:
+        """Boot a RESCUED server from its own disk again."""
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=rescue_policies.UNRESCUE,
+            action=instance_actions.UNRESCUE,
+            vm_state=(vm_states.RESCUED,),
+            task_state=task_states.UNRESCUING,
+            check_lock=True,
+        )
+        self._compute_rpcapi().unrescue_instance(cctxt, cell_instance)
 
     def get_console_output(self, context, instance, tail_length=None) -> str:
         """The server's console log, from its host."""

@@ -24,7 +24,13 @@ from oslo_log import log as logging
 import nova.conf
 from nova import context as nova_context
 from nova import exception, manager, objects, placement
-from nova.compute import build_retry, power_state, task_states, vm_states
+from nova.compute import (
+    build_retry,
+    instance_actions,
+    power_state,
+    task_states,
+    vm_states,
+)
 from nova.compute import utils as compute_utils
 from nova.compute.resource_tracker import ResourceTracker
 from nova.conductor import rpcapi as conductor_rpcapi
@@ -40,6 +46,8 @@ TERMINATE_EVENT = "compute_terminate_instance"
 # Used when [DEFAULT] update_resources_interval is 0.
 DEFAULT_RESOURCES_INTERVAL = 60
 CONSOLE_TOKEN_CLEANUP_INTERVAL = 600
+# How often rescued instances are checked against [DEFAULT] rescue_timeout.
+RESCUED_POLL_INTERVAL = 60
 
 
 class _InstanceLocks:
@@ -86,7 +94,7 @@ def _hard_policy_group(request_spec):
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.3")
+    target = oslo_messaging.Target(version="1.6")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -139,6 +147,14 @@ class ComputeManager(manager.Manager):
                     "sync_power_states",
                     self._sync_power_states,
                     CONF.sync_power_state_interval,
+                )
+            )
+        if CONF.rescue_timeout > 0:
+            tasks.append(
+                manager.PeriodicTask(
+                    "poll_rescued_instances",
+                    self._poll_rescued_instances,
+                    min(RESCUED_POLL_INTERVAL, CONF.rescue_timeout),
                 )
             )
         if CONF.image_cache.manager_interval > 0:
@@ -608,6 +624,83 @@ class ComputeManager(manager.Manager):
             self.driver.resume(context, instance, [])
             self._finish_power_action(instance, vm_states.ACTIVE, task_states.RESUMING)
 
+    # -- rescue ---------------------------------------------------------------
+
+    def rescue_instance(
+        self,
+        context,
+        instance,
+        rescue_password=None,
+        rescue_image_ref=None,
+        clean_shutdown: bool = True,
+    ) -> None:
+        """Boot the guest from the rescue image (the instance's own when
+        none is named) with its root disk attached second: RESCUED.
+
+        The rescue clock of ``[DEFAULT] rescue_timeout`` starts now (upstream
+        keeps it in ``launched_at``).
+        """
+        with self._power_action(
+            context, instance, "rescue_instance", task_states.RESCUING
+        ):
+            image_ref = rescue_image_ref or instance.image_ref
+            timeout = retry_interval = 0
+            if clean_shutdown:
+                timeout = CONF.shutdown_timeout
+                retry_interval = CONF.compute.shutdown_retry_interval
+            try:
+                self.driver.power_off(instance, timeout, retry_interval)
+            except exception.InstanceNotFound:
+                LOG.info("Instance %s has no guest to power off", instance.uuid)
+            self.driver.rescue(
+                context,
+                instance,
+                [],
+                objects.ImageMeta.from_dict({"id": image_ref}),
+                rescue_password,
+            )
+            instance.launched_at = objects_base.utcnow()
+            self._finish_power_action(instance, vm_states.RESCUED, task_states.RESCUING)
+
+    def unrescue_instance(self, context, instance) -> None:
+        """Boot the guest from its own disk again: ACTIVE."""
+        with self._power_action(
+            context, instance, "unrescue_instance", task_states.UNRESCUING
+        ):
+            self.driver.unrescue(context, instance)
+            self._finish_power_action(
+                instance, vm_states.ACTIVE, task_states.UNRESCUING
+            )
+
+    def _poll_rescued_instances(self, context) -> None:
+        """Unrescue the instances rescued longer than ``[DEFAULT]
+        rescue_timeout`` ago, as their users would."""
+        timeout = CONF.rescue_timeout
+        if timeout <= 0:
+            return
+        now = objects_base.utcnow()
+        for instance in objects.InstanceList.get_by_host(context, self.host):
+            if (
+                instance.vm_state != vm_states.RESCUED
+                or instance.task_state is not None
+                or instance.launched_at is None
+                or (now - instance.launched_at.replace(tzinfo=None)).total_seconds()
+                < timeout
+            ):
+                continue
+            LOG.info(
+                "Unrescuing %s: rescued for more than %d s", instance.uuid, timeout
+            )
+            instance.task_state = task_states.UNRESCUING
+            try:
+                instance.save(expected_task_state=[None])
+            except (exception.InstanceNotFound, exception.InstanceInvalidState):
+                continue
+            objects.InstanceAction.action_start(
+                context, instance.uuid, instance_actions.UNRESCUE, want_result=False
+            )
+            self.unrescue_instance(context, instance)
+
     def get_console_output(self, context, instance, tail_length=None) -> str:
         """The guest's console log, its last ``tail_length`` lines if given."""
         output = self.driver.get_console_output(context, instance)
@@ -705,6 +798,8 @@ class ComputeManager(manager.Manager):
             task_states.UNPAUSING,
             task_states.SUSPENDING,
             task_states.RESUMING,
+            task_states.RESCUING,
+            task_states.UNRESCUING,
         ):
             LOG.info("Clearing interrupted task %s of %s", task, instance.uuid)
             instance.task_state = None

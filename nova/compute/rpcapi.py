@@ -11,6 +11,7 @@ Version history:
         unpause_instance, suspend_instance, resume_instance,
         get_console_output
   1.3 - get_vnc_console
+  1.6 - rescue_instance, unrescue_instance
 """
 
 from __future__ import annotations
@@ -148,6 +149,30 @@ class ComputeAPI(rpc.RPCAPI):
             timeout=CONSOLE_OUTPUT_TIMEOUT,
         ).call(
             context, "get_console_output", instance=instance, tail_length=tail_length
+        )
+
+    def rescue_instance(
+        self,
+        context,
+        instance,
+        rescue_password: str | None = None,
+        rescue_image_ref: str | None = None,
+        clean_shutdown: bool = True,
+    ) -> None:
+        """Boot the guest from the rescue image (its own image when
+        ``rescue_image_ref`` is None), its root disk attached second."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.6").cast(
+            context,
+            "rescue_instance",
+            instance=instance,
+            rescue_password=rescue_password,
+            rescue_image_ref=rescue_image_ref,
+            clean_shutdown=clean_shutdown,
+        )
+
+    def unrescue_instance(self, context, instance) -> None:
+        self.prepare(context, server=_compute_host(None, instance), version="1.6").cast(
+            context, "unrescue_instance", instance=instance
         )
 
     def get_vnc_console(self, context, instance, console_type: str) -> dict:

@@ -21,3 +21,7 @@ RESUMING = "resuming"
 DELETING = "deleting"
 SOFT_DELETING = "soft-deleting"
 RESTORING = "restoring"
+
+# Rescue
+RESCUING = "rescuing"
+UNRESCUING = "unrescuing"

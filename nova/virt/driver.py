@@ -117,6 +117,18 @@ class ComputeDriver:
     def resume(self, context, instance, network_info, block_device_info=None):
         raise NotImplementedError()
 
+    def rescue(
+        self, context, instance, network_info, image_meta, rescue_password
+    ) -> None:
+        """Boot the guest from ``image_meta``'s image with its root disk
+        attached as the second disk; its own configuration is kept for
+        :meth:`unrescue`."""
+        raise NotImplementedError()
+
+    def unrescue(self, context, instance) -> None:
+        """Boot the guest from its own disks again, as before the rescue."""
+        raise NotImplementedError()
+
     def get_console_output(self, context, instance) -> str:
         """The tail of the guest's console log."""
         raise NotImplementedError()

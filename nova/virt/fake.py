@@ -30,6 +30,8 @@ class FakeGuest:
     vcpus: int
     memory_mb: int
     disk_gb: int
+    # The image a rescued guest boots from; None when not rescued.
+    rescue_image_ref: str | None = None
 
 
 class FakeDriver(driver.ComputeDriver):
@@ -149,6 +151,18 @@ class FakeDriver(driver.ComputeDriver):
 
     def resume(self, context, instance, network_info, block_device_info=None):
         self._set_state(instance, power_state.RUNNING)
+
+    def rescue(
+        self, context, instance, network_info, image_meta, rescue_password
+    ) -> None:
+        guest = self._guest(instance)
+        guest.rescue_image_ref = image_meta.id
+        guest.state = power_state.RUNNING
+
+    def unrescue(self, context, instance) -> None:
+        guest = self._guest(instance)
+        guest.rescue_image_ref = None
+        guest.state = power_state.RUNNING
 
     def get_console_output(self, context, instance) -> str:
         self._guest(instance)

@@ -8,6 +8,7 @@ and its name ``instance_name_template``'s, so both sides find each other.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -377,6 +378,73 @@ class LibvirtDriver(driver.ComputeDriver):
         domain = self._host.get_domain(instance)
         if not domain.isActive():
             domain.create()
+
+    # -- rescue -------------------------------------------------------------
+
+    def _unrescue_xml_path(self, instance) -> str:
+        return os.path.join(self.instance_dir(instance), "unrescue.xml")
+
+    def rescue(
+        self, context, instance, network_info, image_meta, rescue_password
+    ) -> None:
+        """Keep the domain's XML in ``unrescue.xml``, then run the guest from
+        ``disk.rescue`` (an overlay over the rescue image) as ``vda`` with
+        its own root disk as ``vdb``."""
+        domain = self._host.get_domain(instance)
+        was_active = bool(domain.isActive())
+        with open(self._unrescue_xml_path(instance), "w") as saved:
+            saved.write(domain.XMLDesc(libvirt.VIR_DOMAIN_XML_INACTIVE))
+        try:
+            if was_active:
+                domain.destroy()
+            self._define_rescue_guest(context, instance, image_meta).create()
+        except BaseException:
+            # The guest goes back to what it was.
+            self._restore_unrescued_domain(instance)
+            if was_active:
+                self._host.get_domain(instance).create()
+            raise
+        LOG.info("Rescued %s from image %s", instance.uuid, image_meta.id)
+
+    def _define_rescue_guest(self, context, instance, image_meta):
+        directory = self.instance_dir(instance)
+        base = self.image_cache.fetch(context, self._images(), image_meta.id)
+        rescue_disk = os.path.join(directory, "disk.rescue")
+        imagebackend.create_overlay(
+            base, rescue_disk, instance.flavor.root_gb * imagebackend.GiB
+        )
+        disks = [config.GuestDisk(rescue_disk, "vda")]
+        root = os.path.join(directory, "disk")
+        if os.path.exists(root):
+            disks.append(config.GuestDisk(root, "vdb"))
+        kernel, ramdisk = self._boot_files(context, instance)
+        guest = config.guest_config(
+            instance,
+            image_meta,
+            disks,
+            self.console_log_path(instance),
+            kernel=kernel,
+            ramdisk=ramdisk,
+        )
+        return self._host.get_connection().defineXML(config.domain_xml(guest))
+
+    def unrescue(self, context, instance) -> None:
+        """Stop the rescue guest and start the domain ``unrescue.xml`` kept."""
+        domain = self._host.get_domain(instance)
+        if domain.isActive():
+            domain.destroy()
+        self._restore_unrescued_domain(instance)
+        self._host.get_domain(instance).create()
+        LOG.info("Unrescued %s", instance.uuid)
+
+    def _restore_unrescued_domain(self, instance) -> None:
+        path = self._unrescue_xml_path(instance)
+        with open(path) as saved:
+            xml = saved.read()
+        self._host.get_connection().defineXML(xml)
+        os.remove(path)
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.path.join(self.instance_dir(instance), "disk.rescue"))
 
     def get_console_output(self, context, instance) -> str:
         self._host.get_domain(instance)

@@ -104,6 +104,8 @@ MATRIX: dict[str, set[str]] = {
     "os_compute_api:os-pause-server:unpause": MEMBERS,
     "os_compute_api:os-suspend-server:suspend": MEMBERS,
     "os_compute_api:os-suspend-server:resume": MEMBERS,
+    "os_compute_api:os-rescue": MEMBERS,
+    "os_compute_api:os-unrescue": MEMBERS,
     "os_compute_api:servers:start": MEMBERS,
     "os_compute_api:servers:stop": MEMBERS,
     "os_compute_api:servers:reboot": MEMBERS,

@@ -11,6 +11,7 @@ from nova import exception
 from nova.api.openstack.compute import (
     console_output,
     pause_server,
+    rescue,
     servers,
     suspend_server,
 )
@@ -25,6 +26,8 @@ ACTIONS = {
     "suspend": suspend_server.suspend,
     "resume": suspend_server.resume,
     "os-getConsoleOutput": console_output.get_console_output,
+    "rescue": rescue.rescue,
+    "unrescue": rescue.unrescue,
 }
 
 
