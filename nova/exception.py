@@ -413,6 +413,22 @@ class ImageServiceUnavailable(NovaException):
     code = 503
 
 
+class ImageNotAuthorized(Forbidden):
+    msg_fmt = "Not authorized for image %(image_id)s."
+
+
+class ImageBadRequest(Invalid):
+    msg_fmt = "Request of image %(image_id)s is invalid: %(response)s"
+
+
+class ImageUploadFailed(NovaException):
+    msg_fmt = "Could not upload the data of image %(image_id)s: %(reason)s"
+
+
+class InstanceSnapshotFailed(NovaException):
+    msg_fmt = "Failed to snapshot instance %(instance_uuid)s: %(reason)s"
+
+
 class InvalidBDMFormat(Invalid):
     msg_fmt = "Block Device Mapping is Invalid: %(details)s"
 

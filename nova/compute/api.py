@@ -29,6 +29,7 @@ from nova.compute import (
     instance_actions,
     instance_list,
     power_state,
+    snapshot,
     task_states,
     vm_states,
 )
@@ -39,6 +40,7 @@ from nova.objects import base as obj_base
 from nova.objects import flavor as flavor_obj  # noqa: F401  (registers Flavor)
 from nova.objects import tag as tag_obj
 from nova.policies import console_output as console_output_policies
+from nova.policies import create_backup as create_backup_policies
 from nova.policies import pause_server as pause_policies
 from nova.policies import rescue as rescue_policies
 from nova.policies import servers as server_policies
@@ -139,6 +141,14 @@ def image_system_metadata(image: dict[str, Any] | None) -> dict[str, str]:
         if value is not None
     }
 
+
+# States in which a server's disk may be saved as an image.
+SNAPSHOT_VM_STATES = (
+    vm_states.ACTIVE,
+    vm_states.STOPPED,
+    vm_states.PAUSED,
+    vm_states.SUSPENDED,
+)
 
 # What a hard reboot may interrupt, as upstream: a stuck soft reboot or an
 # operation that hung in the guest.
@@ -1241,6 +1251,94 @@ class API:
             task_state=task_states.RESUMING,
         )
         self._compute_rpcapi().resume_instance(cctxt, cell_instance)
+
+    # -- snapshots and backups ------------------------------------------------
+
+    def _start_image_task(
+        self,
+        context,
+        instance,
+        *,
+        rule: str,
+        action: str,
+        task_state: str,
+        name: str,
+        image_type: str,
+        metadata: dict[str, str],
+        extra_properties: dict[str, str] | None = None,
+    ):
+        """Check the server may be imaged, create the queued image (the
+        caller's ``metadata`` within the metadata_items quota), claim the
+        task; the cell's context, instance and the image. The image goes
+        again when the task cannot be claimed."""
+        cctxt, cell_instance = self._on_host(context, instance, action, rule)
+        self._check_lock(cell_instance)
+        check_instance_state(cell_instance, action, SNAPSHOT_VM_STATES, (None,))
+        check_metadata_quota(context, metadata)
+        image = snapshot.create_snapshot_image(
+            self.image_api,
+            context,
+            cell_instance,
+            name,
+            image_type,
+            {**metadata, **(extra_properties or {})},
+        )
+        try:
+            cell_instance.task_state = task_state
+            cell_instance.save(expected_task_state=[None])
+            objects.InstanceAction.action_start(
+                cctxt, cell_instance.uuid, action, want_result=False
+            )
+        except BaseException:
+            self.image_api.delete(context, image["id"])
+            raise
+        return cctxt, cell_instance, image
+
+    def snapshot(
+        self, context, instance, name: str, metadata: dict[str, str]
+    ) -> dict[str, Any]:
+        """Save the server's root disk as a new image (``createImage``);
+        the image, queued until its host has uploaded the data."""
+        cctxt, cell_instance, image = self._start_image_task(
+            context,
+            instance,
+            rule=server_policies.SERVERS % "create_image",
+            action=instance_actions.CREATE_IMAGE,
+            task_state=task_states.IMAGE_SNAPSHOT_PENDING,
+            name=name,
+            image_type=snapshot.SNAPSHOT,
+            metadata=metadata,
+        )
+        self._compute_rpcapi().snapshot_instance(cctxt, cell_instance, image["id"])
+        return image
+
+    def backup(
+        self,
+        context,
+        instance,
+        name: str,
+        backup_type: str,
+        rotation: int,
+        metadata: dict[str, str],
+    ) -> dict[str, Any]:
+        """A backup image of the server (``createBackup``); the host then
+        deletes the oldest backups of ``backup_type`` beyond ``rotation``
+        (with 0, the new one too, as upstream)."""
+        cctxt, cell_instance, image = self._start_image_task(
+            context,
+            instance,
+            rule=create_backup_policies.RULE,
+            action=instance_actions.BACKUP,
+            task_state=task_states.IMAGE_BACKUP,
+            name=name,
+            image_type=snapshot.BACKUP,
+            metadata=metadata,
+            extra_properties={"backup_type": backup_type},
+        )
+        self._compute_rpcapi().backup_instance(
+            cctxt, cell_instance, image["id"], backup_type, rotation
+        )
+        return image
 
     # -- rescue ---------------------------------------------------------------
 

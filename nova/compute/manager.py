@@ -34,6 +34,7 @@ from nova.compute import (
 from nova.compute import utils as compute_utils
 from nova.compute.resource_tracker import ResourceTracker
 from nova.conductor import rpcapi as conductor_rpcapi
+from nova.image import api as image_api
 from nova.objects import base as objects_base
 from nova.scheduler.filters import affinity_filter
 from nova.virt import driver as virt_driver
@@ -46,6 +47,16 @@ TERMINATE_EVENT = "compute_terminate_instance"
 # Used when [DEFAULT] update_resources_interval is 0.
 DEFAULT_RESOURCES_INTERVAL = 60
 CONSOLE_TOKEN_CLEANUP_INTERVAL = 600
+# A semaphore needs a size; 0 in max_concurrent_snapshots means no limit.
+SNAPSHOTS_UNLIMITED = 2**31
+# Task states in which a snapshot or backup is under way.
+IMAGE_TASK_STATES = [
+    task_states.IMAGE_SNAPSHOT_PENDING,
+    task_states.IMAGE_SNAPSHOT,
+    task_states.IMAGE_BACKUP,
+    task_states.IMAGE_PENDING_UPLOAD,
+    task_states.IMAGE_UPLOADING,
+]
 # How often rescued instances are checked against [DEFAULT] rescue_timeout.
 RESCUED_POLL_INTERVAL = 60
 
@@ -108,6 +119,10 @@ class ComputeManager(manager.Manager):
         self._instance_lock = _InstanceLocks()
         # Per server group: late checks of one group on this host in turn.
         self._group_locks = _InstanceLocks()
+        # Snapshots copy whole disks: at most max_concurrent_snapshots at once.
+        self._snapshots = threading.BoundedSemaphore(
+            CONF.max_concurrent_snapshots or SNAPSHOTS_UNLIMITED
+        )
         # Lifecycle events are handled off libvirt's event thread, in order.
         self._events = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="lifecycle"
@@ -624,6 +639,86 @@ class ComputeManager(manager.Manager):
             self.driver.resume(context, instance, [])
             self._finish_power_action(instance, vm_states.ACTIVE, task_states.RESUMING)
 
+    # -- snapshots and backups ------------------------------------------------
+
+    def snapshot_instance(self, context, image_id: str, instance) -> None:
+        """Upload the guest's root disk as the queued image ``image_id``."""
+        self._snapshot(
+            context, image_id, instance, "snapshot_instance", task_states.IMAGE_SNAPSHOT
+        )
+
+    def backup_instance(
+        self, context, image_id: str, instance, backup_type: str, rotation: int
+    ) -> None:
+        """A snapshot as ``image_id``, then the oldest backups of this
+        instance and ``backup_type`` beyond ``rotation`` are deleted."""
+        if self._snapshot(
+            context, image_id, instance, "backup_instance", task_states.IMAGE_BACKUP
+        ):
+            self._rotate_backups(context, instance, backup_type, rotation)
+
+    def _snapshot(
+        self, context, image_id: str, instance, event: str, task_state: str
+    ) -> bool:
+        """Whether the image got its data; on failure the half-made image
+        goes, the task is cleared and a fault says why."""
+        done = False
+        with self._power_action(context, instance, event, IMAGE_TASK_STATES):
+            instance.task_state = task_state
+            instance.save(
+                expected_task_state=[task_state, task_states.IMAGE_SNAPSHOT_PENDING]
+            )
+
+            def update_task_state(task_state, expected_state=task_state):
+                instance.task_state = task_state
+                instance.save(expected_task_state=expected_state)
+
+            try:
+                if self._current_power_state(instance) != power_state.RUNNING:
+                    LOG.info("Taking a snapshot of %s while it is not running",
+                             instance.uuid)  # fmt: skip
+                with self._snapshots:
+                    self.driver.snapshot(context, instance, image_id, update_task_state)
+            except BaseException:
+                self._delete_unfinished_image(context, image_id)
+                raise
+            instance.task_state = None
+            instance.save(expected_task_state=task_states.IMAGE_UPLOADING)
+            done = True
+            LOG.info("Instance %s saved as image %s", instance.uuid, image_id)
+        return done
+
+    def _delete_unfinished_image(self, context, image_id: str) -> None:
+        images = image_api.get_image_api()
+        try:
+            if images.show(context, image_id).get("status") != "active":
+                images.delete(context, image_id)
+        except exception.ImageNotFound:
+            pass
+        except Exception:  # the snapshot's own failure is what matters
+            LOG.exception("Could not delete the unfinished image %s", image_id)
+
+    @staticmethod
+    def _rotate_backups(context, instance, backup_type: str, rotation: int) -> None:
+        images = image_api.get_image_api()
+        backups = images.get_all(
+            context,
+            {
+                "instance_uuid": instance.uuid,
+                "image_type": "backup",
+                "backup_type": backup_type,
+                "sort_key": "created_at",
+                "sort_dir": "desc",
+            },
+        )
+        for image in backups[rotation:]:
+            LOG.info("Deleting backup %s of %s (rotation %d)",
+                     image["id"], instance.uuid, rotation)  # fmt: skip
+            try:
+                images.delete(context, image["id"])
+            except exception.ImageNotFound:
+                pass
+
     # -- rescue ---------------------------------------------------------------
 
     def rescue_instance(
@@ -798,6 +893,7 @@ class ComputeManager(manager.Manager):
             task_states.UNPAUSING,
             task_states.SUSPENDING,
             task_states.RESUMING,
+            *IMAGE_TASK_STATES,
             task_states.RESCUING,
             task_states.UNRESCUING,
         ):

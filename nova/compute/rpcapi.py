@@ -11,6 +11,7 @@ Version history:
         unpause_instance, suspend_instance, resume_instance,
         get_console_output
   1.3 - get_vnc_console
+  1.5 - snapshot_instance, backup_instance, rebuild_instance
   1.6 - rescue_instance, unrescue_instance
 """
 
@@ -181,3 +182,23 @@ class ComputeAPI(rpc.RPCAPI):
         return self.prepare(
             context, server=_compute_host(None, instance), version="1.3"
         ).call(context, "get_vnc_console", instance=instance, console_type=console_type)
+
+    def snapshot_instance(self, context, instance, image_id: str) -> None:
+        """Upload the instance's root disk as the queued image ``image_id``."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
+            context, "snapshot_instance", instance=instance, image_id=image_id
+        )
+
+    def backup_instance(
+        self, context, instance, image_id: str, backup_type: str, rotation: int
+    ) -> None:
+        """A snapshot as ``image_id``, keeping the newest ``rotation``
+        backups of ``backup_type``."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
+            context,
+            "backup_instance",
+            instance=instance,
+            image_id=image_id,
+            backup_type=backup_type,
+            rotation=rotation,
+        )

@@ -143,6 +143,30 @@ rules = [
         "Reboot a server",
         [("POST", "/servers/{server_id}/action (reboot)")],
     ),
+    _rule(
+        "create_image",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Create an image from a server",
+        [("POST", "/servers/{server_id}/action (createImage)")],
+    ),
+    _rule(
+        "create_image:allow_volume_backed",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Create an image from a volume backed server",
+        [("POST", "/servers/{server_id}/action (createImage)")],
+    ),
+    _rule(
+        "rebuild",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Rebuild a server",
+        [("POST", "/servers/{server_id}/action (rebuild)")],
+    ),
+    _rule(
+        "rebuild:trusted_certs",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Rebuild a server with trusted image certificate IDs",
+        [("POST", "/servers/{server_id}/action (rebuild)")],
+    ),
 ]
 
 

@@ -133,6 +133,18 @@ class ComputeDriver:
         """The tail of the guest's console log."""
         raise NotImplementedError()
 
+    def snapshot(self, context, instance, image_id: str, update_task_state) -> None:
+        """Store a copy of the guest's root disk as the data of the image
+        ``image_id`` (already created, still queued).
+
+        ``update_task_state(task_state, expected_state=...)`` records the
+        progress: IMAGE_PENDING_UPLOAD once the disk is captured, then
+        IMAGE_UPLOADING while the data goes to the image service.
+
+        :raises InstanceNotFound: the hypervisor has no such guest.
+        """
+        raise NotImplementedError()
+
     def register_event_listener(self, callback) -> None:
         """Have ``callback(LifecycleEvent)`` called on every power change
         the hypervisor reports; drivers without events ignore it."""
@@ -148,6 +160,16 @@ class ComputeDriver:
         :raises ConsoleTypeUnavailable: the guest has no VNC server.
         """
         raise NotImplementedError()
+
+
+def upload_snapshot(context, image_api, image_id: str, disk_format: str, data) -> None:
+    """Give the queued image ``image_id`` its formats, then its data (a
+    file object or an iterator of bytes): the image service takes no data
+    for an image whose formats are unset."""
+    image_api.update(
+        context, image_id, {"disk_format": disk_format, "container_format": "bare"}
+    )
+    image_api.upload(context, image_id, data)
 
 
 def load_compute_driver(compute_driver: str | None) -> ComputeDriver:

@@ -15,7 +15,8 @@ from oslo_log import log as logging
 
 import nova.conf
 from nova import exception
-from nova.compute import power_state
+from nova.compute import power_state, task_states
+from nova.image import api as image_api
 from nova.virt import driver
 
 CONF = nova.conf.CONF
@@ -37,10 +38,11 @@ class FakeGuest:
 class FakeDriver(driver.ComputeDriver):
     """A hypervisor of one node named after ``[DEFAULT] host``."""
 
-    def __init__(self) -> None:
+    def __init__(self, image: image_api.ImageAPI | None = None) -> None:
         self._guests: dict[str, FakeGuest] = {}
         self._lock = threading.Lock()
         self._host: str | None = None
+        self._image_api = image
 
     def init_host(self, host: str) -> None:
         self._host = host
@@ -167,6 +169,20 @@ class FakeDriver(driver.ComputeDriver):
     def get_console_output(self, context, instance) -> str:
         self._guest(instance)
         return "FAKE CONSOLE OUTPUT\n"
+
+    def snapshot(self, context, instance, image_id: str, update_task_state) -> None:
+        # A small payload that names its guest: the image is real, so what
+        # is booted from it later can be told apart from other images.
+        self._guest(instance)
+        update_task_state(task_state=task_states.IMAGE_PENDING_UPLOAD)
+        update_task_state(
+            task_state=task_states.IMAGE_UPLOADING,
+            expected_state=task_states.IMAGE_PENDING_UPLOAD,
+        )
+        if self._image_api is None:
+            self._image_api = image_api.get_image_api()
+        payload = f"fake snapshot of {instance.uuid}\n".encode() * 16
+        driver.upload_snapshot(context, self._image_api, image_id, "raw", payload)
 
     def get_vnc_console(self, context, instance) -> dict:
         # No VNC server runs here; tests that need one start their own and

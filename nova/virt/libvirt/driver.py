@@ -21,7 +21,7 @@ from oslo_log import log as logging
 
 import nova.conf
 from nova import exception
-from nova.compute import power_state
+from nova.compute import power_state, task_states
 from nova.image import api as image_api
 from nova.virt import driver
 from nova.virt.libvirt import config, host, imagebackend, imagecache
@@ -456,6 +456,45 @@ class LibvirtDriver(driver.ComputeDriver):
                 return log.read().decode("utf-8", errors="replace")
         except FileNotFoundError:
             return ""
+
+    def snapshot(self, context, instance, image_id: str, update_task_state) -> None:
+        """A standalone copy of the root disk (its backing image merged
+        in), taken while a running guest is paused so the copy is
+        consistent, then uploaded."""
+        domain = self._host.get_domain(instance)
+        root = os.path.join(self.instance_dir(instance), "disk")
+        disk_format = CONF.libvirt.snapshot_image_format or "qcow2"
+        os.makedirs(CONF.libvirt.snapshots_directory, exist_ok=True)
+        staged = os.path.join(
+            CONF.libvirt.snapshots_directory, f"{instance.uuid}-{image_id}"
+        )
+        try:
+            paused = domain.isActive() and (
+                domain.state()[0] == libvirt.VIR_DOMAIN_RUNNING
+            )
+            if paused:
+                domain.suspend()
+            try:
+                # -U: QEMU holds the disk's lock while the guest exists.
+                imagebackend.qemu_img(
+                    "convert", "-U", "-q", "-O", disk_format, root, staged
+                )
+            finally:
+                if paused:
+                    domain.resume()
+            update_task_state(task_state=task_states.IMAGE_PENDING_UPLOAD)
+            update_task_state(
+                task_state=task_states.IMAGE_UPLOADING,
+                expected_state=task_states.IMAGE_PENDING_UPLOAD,
+            )
+            with open(staged, "rb") as data:
+                driver.upload_snapshot(
+                    context, self._images(), image_id, disk_format, data
+                )
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(staged)
+        LOG.info("Snapshot of %s uploaded as image %s", instance.uuid, image_id)
 
     def get_vnc_console(self, context, instance) -> dict[str, Any]:
         """``{"host", "port"}`` of the running guest's VNC server."""

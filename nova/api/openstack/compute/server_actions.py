@@ -10,6 +10,7 @@ from __future__ import annotations
 from nova import exception
 from nova.api.openstack.compute import (
     console_output,
+    create_image,
     pause_server,
     rescue,
     servers,
@@ -26,6 +27,8 @@ ACTIONS = {
     "suspend": suspend_server.suspend,
     "resume": suspend_server.resume,
     "os-getConsoleOutput": console_output.get_console_output,
+    "createImage": create_image.create_image,
+    "createBackup": create_image.create_backup,
     "rescue": rescue.rescue,
     "unrescue": rescue.unrescue,
 }
