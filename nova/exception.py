@@ -282,6 +282,13 @@ class UnsupportedRescueImage(Invalid):
     msg_fmt = "Requested rescue image '%(image)s' is not supported"
 
 
+class UnshelveInstanceInvalidState(InstanceInvalidState):
+    msg_fmt = (
+        "The availability_zone or host of instance %(instance_uuid)s can only "
+        "be given to unshelve it when it is SHELVED_OFFLOADED."
+    )
+
+
 class InstanceNotRescuable(Invalid):
     msg_fmt = "Instance %(instance_id)s cannot be rescued: %(reason)s"
 

@@ -44,6 +44,7 @@ from nova.policies import create_backup as create_backup_policies
 from nova.policies import pause_server as pause_policies
 from nova.policies import rescue as rescue_policies
 from nova.policies import servers as server_policies
+from nova.policies import shelve as shelve_policies
 from nova.policies import suspend_server as suspend_policies
 
 CONF = nova.conf.CONF
@@ -583,8 +584,17 @@ class API:
 
         :raises Invalid: (400) for a host or node no cell knows.
         """
-        host = request.requested_host
-        node = request.requested_hypervisor_hostname
+        return API._destination(
+            context, request.requested_host, request.requested_hypervisor_hostname
+        )
+
+    @staticmethod
+    def _destination(context, host: str | None, node: str | None = None):
+        """A Destination of ``host`` and/or ``node``, once known to exist;
+        None when neither is given.
+
+        :raises Invalid: (400) for a host or node no cell knows.
+        """
         if not host and not node:
             return None
         if host:
@@ -1394,6 +1404,124 @@ class API:
             check_lock=True,
         )
         self._compute_rpcapi().unrescue_instance(cctxt, cell_instance)
+
+    # -- shelve ---------------------------------------------------------------
+
+    def shelve(self, context, instance, clean_shutdown: bool = True) -> None:
+        """Snapshot the server as ``<name>-shelved`` and stop it: SHELVED,
+        then (by ``[DEFAULT] shelved_offload_time``) SHELVED_OFFLOADED."""
+        cctxt, cell_instance = self._on_host(
+            context, instance, instance_actions.SHELVE, shelve_policies.SHELVE
+        )
+        self._check_lock(cell_instance)
+        check_instance_state(
+            cell_instance, instance_actions.SHELVE, SNAPSHOT_VM_STATES, (None,)
+        )
+        name = f"{cell_instance.display_name}-shelved"
+        image = snapshot.create_snapshot_image(
+            self.image_api, context, cell_instance, name
+        )
+        try:
+            cell_instance.task_state = task_states.SHELVING
+            cell_instance.save(expected_task_state=[None])
+            objects.InstanceAction.action_start(
+                cctxt, cell_instance.uuid, instance_actions.SHELVE, want_result=False
+            )
+        except BaseException:
+            self.image_api.delete(context, image["id"])
+            raise
+        self._compute_rpcapi().shelve_instance(
+            cctxt, cell_instance, image["id"], clean_shutdown=clean_shutdown
+        )
+
+    def shelve_offload(self, context, instance, clean_shutdown: bool = True) -> None:
+        """Free the host of a SHELVED server: SHELVED_OFFLOADED."""
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=shelve_policies.SHELVE_OFFLOAD,
+            action=instance_actions.SHELVE_OFFLOAD,
+            vm_state=(vm_states.SHELVED,),
+            task_state=task_states.SHELVING_OFFLOADING,
+            check_lock=True,
+        )
+        self._compute_rpcapi().shelve_offload_instance(
+            cctxt, cell_instance, clean_shutdown=clean_shutdown
+        )
+
+    def unshelve(
+        self,
+        context,
+        instance,
+        new_az: str | None = None,
+        host: str | None = None,
+        az_given: bool = False,
+    ) -> None:
+        """Bring a shelved server back: a SHELVED one is powered on, a
+        SHELVED_OFFLOADED one scheduled again (into ``new_az`` or onto
+        ``host`` when given; ``az_given`` with ``new_az`` None unpins it)."""
+        policy.authorize(context, shelve_policies.UNSHELVE, _target(instance))
+        if host:
+            policy.authorize(
+                context, shelve_policies.UNSHELVE_TO_HOST, _target(instance)
+            )
+        mapping = self._mapping(context, instance.uuid)
+        if mapping.cell_mapping is None:
+            raise exception.InstanceInvalidState(
+                instance_uuid=instance.uuid,
+                attr="vm_state",
+                state=vm_states.BUILDING,
+                method=instance_actions.UNSHELVE,
+            )
+        with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+            cell_instance = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+        self._check_lock(cell_instance)
+        check_instance_state(
+            cell_instance,
+            instance_actions.UNSHELVE,
+            (vm_states.SHELVED, vm_states.SHELVED_OFFLOADED),
+            (None,),
+        )
+        request_spec = objects.RequestSpec.get_by_instance_uuid(context, instance.uuid)
+        if cell_instance.vm_state == vm_states.SHELVED:
+            if az_given or host:
+                raise exception.UnshelveInstanceInvalidState(
+                    instance_uuid=instance.uuid
+                )
+        else:
+            if new_az and new_az not in self.available_zones(context):
+                raise exception.Invalid(
+                    "The requested availability zone is not available"
+                )
+            if az_given:
+                request_spec.availability_zone = new_az
+                cell_instance.availability_zone = new_az
+            if host:
+                request_spec.requested_destination = self._destination(context, host)
+                if new_az:
+                    self._check_host_in_zone(context, host, new_az)
+        cell_instance.task_state = task_states.UNSHELVING
+        cell_instance.save(expected_task_state=[None])
+        objects.InstanceAction.action_start(
+            cctxt, cell_instance.uuid, instance_actions.UNSHELVE, want_result=False
+        )
+        if az_given:
+            request_spec.save()
+        # To the superconductor: the API-level context, not the cell's.
+        self._compute_task_api().unshelve_instance(context, cell_instance, request_spec)
+
+    @staticmethod
+    def _check_host_in_zone(context, host: str, zone: str) -> None:
+        """:raises Invalid: (400) ``host`` is not in the zone ``zone``."""
+        from nova.objects.service import compute_host_availability_zones
+
+        host_zone = compute_host_availability_zones(context).get(
+            host, CONF.default_availability_zone
+        )
+        if zone not in host_zone.split(","):
+            raise exception.Invalid(
+                f"Host '{host}' is not in availability zone '{zone}'."
+            )
 
     def get_console_output(self, context, instance, tail_length=None) -> str:
         """The server's console log, from its host."""

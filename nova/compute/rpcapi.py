@@ -12,7 +12,8 @@ Version history:
         get_console_output
   1.3 - get_vnc_console
   1.5 - snapshot_instance, backup_instance, rebuild_instance
-  1.6 - rescue_instance, unrescue_instance
+  1.6 - rescue_instance, unrescue_instance, shelve_instance,
+        shelve_offload_instance, unshelve_instance
 """
 
 from __future__ import annotations
@@ -174,6 +175,49 @@ class ComputeAPI(rpc.RPCAPI):
     def unrescue_instance(self, context, instance) -> None:
         self.prepare(context, server=_compute_host(None, instance), version="1.6").cast(
             context, "unrescue_instance", instance=instance
+        )
+
+    def shelve_instance(
+        self, context, instance, image_id: str, clean_shutdown: bool = True
+    ) -> None:
+        """Snapshot the guest into the queued image ``image_id`` and stop it."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.6").cast(
+            context,
+            "shelve_instance",
+            instance=instance,
+            image_id=image_id,
+            clean_shutdown=clean_shutdown,
+        )
+
+    def shelve_offload_instance(
+        self, context, instance, clean_shutdown: bool = True
+    ) -> None:
+        self.prepare(context, server=_compute_host(None, instance), version="1.6").cast(
+            context,
+            "shelve_offload_instance",
+            instance=instance,
+            clean_shutdown=clean_shutdown,
+        )
+
+    def unshelve_instance(
+        self,
+        context,
+        instance,
+        host: str,
+        image,
+        request_spec=None,
+        filter_properties=None,
+        node: str | None = None,
+    ) -> None:
+        """Boot the offloaded instance on ``host`` from its shelved image."""
+        self.prepare(context, server=host, version="1.6").cast(
+            context,
+            "unshelve_instance",
+            instance=instance,
+            image=image,
+            filter_properties=filter_properties,
+            node=node,
+            request_spec=request_spec,
         )
 
     def get_vnc_console(self, context, instance, console_type: str) -> dict:

@@ -36,3 +36,10 @@ REBUILD_SPAWNING = "rebuild_spawning"
 # Rescue
 RESCUING = "rescuing"
 UNRESCUING = "unrescuing"
+
+# Shelve
+SHELVING = "shelving"
+SHELVING_IMAGE_PENDING_UPLOAD = "shelving_image_pending_upload"
+SHELVING_IMAGE_UPLOADING = "shelving_image_uploading"
+SHELVING_OFFLOADING = "shelving_offloading"
+UNSHELVING = "unshelving"

@@ -38,6 +38,7 @@ from nova.policies import (
     server_tags,
     servers,
     services,
+    shelve,
     simple_tenant_usage,
     suspend_server,
 )
@@ -75,6 +76,7 @@ def list_rules():
             server_tags.list_rules(),
             servers.list_rules(),
             services.list_rules(),
+            shelve.list_rules(),
             simple_tenant_usage.list_rules(),
             suspend_server.list_rules(),
         )

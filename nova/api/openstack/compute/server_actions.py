@@ -14,6 +14,7 @@ from nova.api.openstack.compute import (
     pause_server,
     rescue,
     servers,
+    shelve,
     suspend_server,
 )
 from nova.api.openstack.request import Request
@@ -31,6 +32,9 @@ ACTIONS = {
     "createBackup": create_image.create_backup,
     "rescue": rescue.rescue,
     "unrescue": rescue.unrescue,
+    "shelve": shelve.shelve,
+    "shelveOffload": shelve.shelve_offload,
+    "unshelve": shelve.unshelve,
 }
 
 
