@@ -691,16 +691,15 @@ class ComputeManager(manager.Manager):
         goes, the task is cleared and a fault says why."""
         done = False
         with self._power_action(context, instance, event, IMAGE_TASK_STATES):
-            instance.task_state = task_state
-            instance.save(
-                expected_task_state=[task_state, task_states.IMAGE_SNAPSHOT_PENDING]
-            )
 
             def update_task_state(task_state, expected_state=task_state):
                 instance.task_state = task_state
                 instance.save(expected_task_state=expected_state)
 
             try:
+                update_task_state(
+                    task_state, [task_state, task_states.IMAGE_SNAPSHOT_PENDING]
+                )
                 if self._current_power_state(instance) != power_state.RUNNING:
                     LOG.info("Taking a snapshot of %s while it is not running",
                              instance.uuid)  # fmt: skip
