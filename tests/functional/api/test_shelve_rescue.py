@@ -13,22 +13,75 @@ from nova import objects, rpc
 from nova.api.openstack.compute import wsgi_app
 from nova.compute import power_state, vm_states
 from nova.conf import CONF
+from nova.db import engines
+from tests.fixtures.placement import make_client
 from tests.fixtures.rabbitmq import make_vhost, transport_url  # noqa: F401
 from tests.functional.api.conftest import ADMIN, Client, WSGIServer, fault
-from tests.functional.boot.deployment import wait_for
-from tests.functional.boot.test_boot import (  # noqa: F401  (fixture)
-    _flavor,
-    _wait_for_computes,
-    deployment,
-)
+from tests.functional.boot.deployment import Deployment, wait_for
+from tests.functional.boot.test_boot import HOSTS, _flavor, _wait_for_computes
 
 pytestmark = [pytest.mark.rabbitmq]
 
 STATE_TIMEOUT = 60
 
 
+class GlanceDeployment(Deployment):
+    """The boot tests' deployment, its services also given the Glance
+    credentials of the nova service user (computes upload shelved images
+    and delete them)."""
+
+    glance: dict = {}
+
+    def _common(self):
+        return {**super()._common(), "glance": self.glance}
+
+
 @pytest.fixture
-def cloud(deployment, glance):  # noqa: F811
+def deployment(
+    make_db_url,
+    make_vhost,  # noqa: F811
+    placement_endpoint,
+    openstack_services,
+    tmp_path,  # noqa: F811
+):
+    objects.register_all()
+    deployment = GlanceDeployment(
+        directory=tmp_path / "deployment",
+        api_db=make_db_url("api"),
+        cell0_db=make_db_url("cell0"),
+        cell1_db=make_db_url("cell1"),
+        api_transport_url=make_vhost("api"),
+        cell1_transport_url=make_vhost("cell1"),
+        placement_endpoint=placement_endpoint,
+    )
+    user = openstack_services.service_users["nova"]
+    deployment.glance = {
+        "auth_type": "password",
+        "region_name": openstack_services.region,
+        **user.auth_kwargs(openstack_services.auth_url),
+    }
+    deployment.write_configs()
+    deployment.configure_api()
+    deployment.create_databases()
+    # Unique host names: Placement is shared with other tests.
+    hosts = [f"{host}-{uuidutils.generate_uuid()[:8]}" for host in HOSTS]
+    deployment.start_all(hosts, vcpus=16, memory_mb=8192, local_gb=100)
+    deployment.hosts = hosts
+    try:
+        yield deployment
+    finally:
+        deployment.stop_all()
+        rpc.cleanup()
+        for url in (deployment.api_db, deployment.cell0_db, deployment.cell1_db):
+            engines.dispose(url)
+        CONF.clear_override("transport_url")
+        for group in ("api_database", "database"):
+            CONF.clear_override("connection", group=group)
+        CONF.clear_override("service_down_time")
+
+
+@pytest.fixture
+def cloud(deployment, glance):
     """The API over HTTP as nova-api runs it, a demo project's client."""
     CONF.set_override("auth_strategy", "noauth2", group="api")
     admin = nova_context.get_admin_context()
@@ -44,14 +97,13 @@ def cloud(deployment, glance):  # noqa: F811
     finally:
         server.stop()
         CONF.clear_override("auth_strategy", group="api")
-        rpc.cleanup()
 
 
-def _boot(cloud) -> str:
+def _boot(cloud, name: str = "rescued") -> str:
     user = nova_context.RequestContext(
         user_id="demo", project_id=cloud.project, roles=["member"], overwrite=False
     )
-    [uuid] = cloud.boot(user, _flavor("small", memory_mb=256), name="rescued")
+    [uuid] = cloud.boot(user, _flavor("small", memory_mb=256), name=name)
     _settled(cloud, uuid, vm_states.ACTIVE)
     return uuid
 
@@ -165,3 +217,129 @@ def test_rescue_refusals(cloud):
     response = _action(cloud, uuid, {"rescue": None}, token=ADMIN)
     assert response.status_code == 200, response.text
     _settled(cloud, uuid, vm_states.RESCUED)
+
+
+# -- shelve ---------------------------------------------------------------------
+
+
+def _glance_image(openstack_services, image_id: str) -> dict | None:
+    response = openstack_services.session().get(
+        f"{openstack_services.glance_url}/v2/images/{image_id}", raise_exc=False
+    )
+    return response.json() if response.status_code == 200 else None
+
+
+def _usages(placement_endpoint, project: str) -> dict:
+    usages = make_client(placement_endpoint).get_usages(project)
+    return {name: used for name, used in usages.items() if used}
+
+
+@pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
+def test_shelve_offload_and_unshelve(cloud, openstack_services, placement_endpoint):
+    uuid = _boot(cloud, name="shelved")
+    assert _usages(placement_endpoint, cloud.project) == {
+        "VCPU": 1,
+        "MEMORY_MB": 256,
+        "DISK_GB": 1,
+    }
+
+    # [DEFAULT] shelved_offload_time is 0: shelving offloads at once.
+    response = _action(cloud, uuid, {"shelve": None})
+    assert response.status_code == 202, response.text
+    offloaded = _settled(cloud, uuid, vm_states.SHELVED_OFFLOADED)
+    assert (offloaded.host, offloaded.node) == (None, None)
+    assert offloaded.power_state == power_state.NOSTATE
+    image_id = offloaded.system_metadata["shelved_image_id"]
+    image = _glance_image(openstack_services, image_id)
+    assert (image["name"], image["status"]) == ("shelved-1-shelved", "active")
+    assert image["instance_uuid"] == uuid
+    assert _usages(placement_endpoint, cloud.project) == {}
+    assert _status(cloud, uuid) == "SHELVED_OFFLOADED"
+    assert _last_action(cloud, uuid) == (
+        "shelve",
+        [
+            ("compute_shelve_instance", "Success"),
+            ("compute_shelve_offload_instance", "Success"),
+        ],
+    )
+
+    # Refusals while offloaded: shelving again, offloading again.
+    assert _action(cloud, uuid, {"shelve": None}).status_code == 409
+    response = _action(cloud, uuid, {"shelveOffload": None}, token=ADMIN)
+    assert response.status_code == 409
+
+    # Unshelve: scheduled again through the scheduler and Placement, booted
+    # from the shelved image, which then goes.
+    response = _action(cloud, uuid, {"unshelve": None})
+    assert response.status_code == 202, response.text
+    active = _settled(cloud, uuid, vm_states.ACTIVE)
+    assert active.host in cloud.hosts
+    assert active.power_state == power_state.RUNNING
+    assert "shelved_image_id" not in active.system_metadata
+    wait_for(
+        lambda: _glance_image(openstack_services, image_id) is None,
+        STATE_TIMEOUT,
+        "the shelved image to be deleted",
+    )
+    assert _usages(placement_endpoint, cloud.project) == {
+        "VCPU": 1,
+        "MEMORY_MB": 256,
+        "DISK_GB": 1,
+    }
+    assert _last_action(cloud, uuid) == (
+        "unshelve",
+        [
+            ("conductor_unshelve_instance", "Success"),
+            ("compute_unshelve_instance", "Success"),
+        ],
+    )
+
+    # 2.91: an admin names the host.
+    other_host = next(h for h in cloud.hosts if h != active.host)
+    assert _action(cloud, uuid, {"shelve": None}).status_code == 202
+    _settled(cloud, uuid, vm_states.SHELVED_OFFLOADED)
+    body = {"unshelve": {"host": other_host}}
+    response = _action(cloud, uuid, body, version="2.91")
+    assert response.status_code == 403  # unshelve_to_host is the admin's
+    response = _action(cloud, uuid, body, token=ADMIN, version="2.91")
+    assert response.status_code == 202, response.text
+    assert _settled(cloud, uuid, vm_states.ACTIVE).host == other_host
+
+
+@pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
+def test_shelve_refusals(cloud):
+    uuid = _boot(cloud, name="refused")
+    refusals = [
+        # Not shelved.
+        ({"unshelve": None}, {}, 409),
+        ({"shelveOffload": None}, {"token": ADMIN}, 409),
+        # shelveOffload is the admin's.
+        ({"shelveOffload": None}, {}, 403),
+        # Bad unshelve bodies at 2.77 and 2.91.
+        ({"unshelve": {"unknown": 1}}, {"version": "2.77"}, 400),
+        ({"unshelve": {"host": "h"}}, {"version": "2.77"}, 400),
+        ({"unshelve": {"availability_zone": None}}, {"version": "2.77"}, 400),
+        ({"unshelve": {"host": "no such host!"}}, {"version": "2.91"}, 400),
+    ]
+    for body, kw, status in refusals:
+        response = _action(cloud, uuid, body, **kw)
+        assert response.status_code == status, (body, kw, response.text)
+        assert fault(response)[1] == status
+    # Another project's server does not exist for its caller.
+    response = _action(cloud, uuid, {"shelve": None}, token="demo:other")
+    assert response.status_code == 404
+
+    assert _action(cloud, uuid, {"shelve": None}).status_code == 202
+    _settled(cloud, uuid, vm_states.SHELVED_OFFLOADED)
+    # Unknown zone or host when offloaded: 400, and nothing started.
+    for body in (
+        {"unshelve": {"availability_zone": "no-such-zone"}},
+        {"unshelve": {"host": "no-such-host"}},
+    ):
+        response = _action(cloud, uuid, body, token=ADMIN, version="2.91")
+        assert response.status_code == 400, (body, response.text)
+    instance = _instance(cloud, uuid)
+    assert (instance.vm_state, instance.task_state) == (
+        vm_states.SHELVED_OFFLOADED,
+        None,
+    )
