@@ -242,6 +242,19 @@ class LibvirtDriver(driver.ComputeDriver):
                 )
         return kernel, ramdisk
 
+    def _define_domain(self, context, instance, image_meta, disks):
+        """Define (not start) the domain of ``instance`` over ``disks``."""
+        kernel, ramdisk = self._boot_files(context, instance)
+        guest = config.guest_config(
+            instance,
+            image_meta,
+            disks,
+            self.console_log_path(instance),
+            kernel=kernel,
+            ramdisk=ramdisk,
+        )
+        return self._host.get_connection().defineXML(config.domain_xml(guest))
+
     # -- lifecycle ----------------------------------------------------------
 
     def spawn(
@@ -259,16 +272,7 @@ class LibvirtDriver(driver.ComputeDriver):
         os.makedirs(self.instance_dir(instance), exist_ok=True)
         try:
             disks = self._create_disks(context, instance)
-            kernel, ramdisk = self._boot_files(context, instance)
-            guest = config.guest_config(
-                instance,
-                image_meta,
-                disks,
-                self.console_log_path(instance),
-                kernel=kernel,
-                ramdisk=ramdisk,
-            )
-            domain = self._host.get_connection().defineXML(config.domain_xml(guest))
+            domain = self._define_domain(context, instance, image_meta, disks)
             if power_on:
                 domain.create()
         except BaseException:
@@ -417,16 +421,7 @@ class LibvirtDriver(driver.ComputeDriver):
         root = os.path.join(directory, "disk")
         if os.path.exists(root):
             disks.append(config.GuestDisk(root, "vdb"))
-        kernel, ramdisk = self._boot_files(context, instance)
-        guest = config.guest_config(
-            instance,
-            image_meta,
-            disks,
-            self.console_log_path(instance),
-            kernel=kernel,
-            ramdisk=ramdisk,
-        )
-        return self._host.get_connection().defineXML(config.domain_xml(guest))
+        return self._define_domain(context, instance, image_meta, disks)
 
     def unrescue(self, context, instance) -> None:
         """Stop the rescue guest and start the domain ``unrescue.xml`` kept."""
