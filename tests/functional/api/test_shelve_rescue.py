@@ -31,9 +31,19 @@ class GlanceDeployment(Deployment):
     and delete them)."""
 
     glance: dict = {}
+    # More [DEFAULT] options of the computes.
+    compute_defaults: dict = {}
 
     def _common(self):
         return {**super()._common(), "glance": self.glance}
+
+    def compute_config(self, host: str, **fake_driver):
+        path = super().compute_config(host, **fake_driver)
+        extra = "".join(f"{k} = {v}\n" for k, v in self.compute_defaults.items())
+        path.write_text(
+            path.read_text().replace("[DEFAULT]\n", "[DEFAULT]\n" + extra, 1)
+        )
+        return path
 
 
 @pytest.fixture
@@ -42,7 +52,8 @@ def deployment(
     make_vhost,  # noqa: F811
     placement_endpoint,
     openstack_services,
-    tmp_path,  # noqa: F811
+    tmp_path,
+    request,
 ):
     objects.register_all()
     deployment = GlanceDeployment(
@@ -60,6 +71,8 @@ def deployment(
         "region_name": openstack_services.region,
         **user.auth_kwargs(openstack_services.auth_url),
     }
+    # Indirect parametrization sets computes' options.
+    deployment.compute_defaults = getattr(request, "param", {})
     deployment.write_configs()
     deployment.configure_api()
     deployment.create_databases()
@@ -135,11 +148,20 @@ def _status(cloud, uuid: str) -> str:
 
 
 def _last_action(cloud, uuid: str) -> tuple[str, list]:
-    cell, _ = cloud.find_instance(cloud.admin, uuid)
-    with nova_context.target_cell(cloud.admin, cell) as cctxt:
-        action = objects.InstanceActionList.get_by_instance_uuid(cctxt, uuid)[0]
-        events = objects.InstanceActionEventList.get_by_action(cctxt, action.id)
-    return action.action, [(e.event, e.result) for e in events]
+    """The newest instance action and its events, once they have all ended
+    (an event is recorded before its outcome)."""
+
+    def finished():
+        cell, _ = cloud.find_instance(cloud.admin, uuid)
+        with nova_context.target_cell(cloud.admin, cell) as cctxt:
+            action = objects.InstanceActionList.get_by_instance_uuid(cctxt, uuid)[0]
+            events = objects.InstanceActionEventList.get_by_action(cctxt, action.id)
+        events = [(e.event, e.result) for e in events]
+        if events and all(result for _, result in events):
+            return action.action, events
+        return None
+
+    return wait_for(finished, STATE_TIMEOUT, f"the last action of {uuid} to end")
 
 
 @pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
@@ -343,3 +365,58 @@ def test_shelve_refusals(cloud):
         vm_states.SHELVED_OFFLOADED,
         None,
     )
+
+
+@pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
+def test_unshelve_with_no_host_that_fits_stays_offloaded(cloud):
+    uuid = _boot(cloud, name="nowhere")
+    assert _action(cloud, uuid, {"shelve": None}).status_code == 202
+    _settled(cloud, uuid, vm_states.SHELVED_OFFLOADED)
+    # The one host asked for is disabled: the scheduler finds none.
+    host = cloud.hosts[0]
+    [service] = cloud.api.get(
+        f"/v2.1/os-services?host={host}&binary=nova-compute",
+        token=ADMIN,
+        version="2.53",
+    ).json()["services"]
+    response = cloud.api.put(
+        f"/v2.1/os-services/{service['id']}",
+        {"status": "disabled"},
+        token=ADMIN,
+        version="2.53",
+    )
+    assert response.status_code == 200, response.text
+
+    body = {"unshelve": {"host": host}}
+    response = _action(cloud, uuid, body, token=ADMIN, version="2.91")
+    assert response.status_code == 202, response.text
+
+    assert _last_action(cloud, uuid) == (
+        "unshelve",
+        [("conductor_unshelve_instance", "Error")],
+    )
+    instance = _settled(cloud, uuid, vm_states.SHELVED_OFFLOADED)
+    assert instance.host is None
+    assert "No valid host" in instance.fault.message
+    assert "shelved_image_id" in instance.system_metadata
+
+
+@pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("deployment", [{"shelved_offload_time": -1}], indirect=True)
+def test_shelved_but_not_offloaded_unshelves_on_its_host(cloud, openstack_services):
+    uuid = _boot(cloud, name="kept")
+    host = _instance(cloud, uuid).host
+    assert _action(cloud, uuid, {"shelve": None}).status_code == 202
+    shelved = _settled(cloud, uuid, vm_states.SHELVED)
+    assert (shelved.host, shelved.power_state) == (host, power_state.SHUTDOWN)
+    image_id = shelved.system_metadata["shelved_image_id"]
+    assert _status(cloud, uuid) == "SHELVED"
+    # A zone or host is only for offloaded servers.
+    body = {"unshelve": {"availability_zone": "nova"}}
+    assert _action(cloud, uuid, body, version="2.77").status_code == 409
+
+    assert _action(cloud, uuid, {"unshelve": None}).status_code == 202
+    active = _settled(cloud, uuid, vm_states.ACTIVE)
+    assert (active.host, active.power_state) == (host, power_state.RUNNING)
+    assert "shelved_image_id" not in active.system_metadata
+    assert _glance_image(openstack_services, image_id) is None
