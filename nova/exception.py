@@ -282,6 +282,21 @@ class InstanceNotReady(InstanceInvalidState):
     msg_fmt = "Instance %(instance_id)s is not ready"
 
 
+class UnsupportedRescueImage(Invalid):
+    msg_fmt = "Requested rescue image '%(image)s' is not supported"
+
+
+class UnshelveInstanceInvalidState(InstanceInvalidState):
+    msg_fmt = (
+        "The availability_zone or host of instance %(instance_uuid)s can only "
+        "be given to unshelve it when it is SHELVED_OFFLOADED."
+    )
+
+
+class InstanceNotRescuable(Invalid):
+    msg_fmt = "Instance %(instance_id)s cannot be rescued: %(reason)s"
+
+
 class ImageDownloadFailed(NovaException):
     msg_fmt = "Could not download image %(image_id)s: %(reason)s"
 
@@ -407,6 +422,22 @@ class ImageNotActive(Invalid):
 class ImageServiceUnavailable(NovaException):
     msg_fmt = "The image service is unavailable: %(reason)s"
     code = 503
+
+
+class ImageNotAuthorized(Forbidden):
+    msg_fmt = "Not authorized for image %(image_id)s."
+
+
+class ImageBadRequest(Invalid):
+    msg_fmt = "Request of image %(image_id)s is invalid: %(response)s"
+
+
+class ImageUploadFailed(NovaException):
+    msg_fmt = "Could not upload the data of image %(image_id)s: %(reason)s"
+
+
+class InstanceSnapshotFailed(NovaException):
+    msg_fmt = "Failed to snapshot instance %(instance_uuid)s: %(reason)s"
 
 
 class InvalidBDMFormat(Invalid):

@@ -30,6 +30,7 @@ from nova.compute import (
     instance_actions,
     instance_list,
     power_state,
+    snapshot,
     task_states,
     vm_states,
 )
@@ -42,10 +43,13 @@ from nova.objects import tag as tag_obj
 from nova.policies import admin_actions as admin_actions_policies
 from nova.policies import admin_password as admin_password_policies
 from nova.policies import console_output as console_output_policies
+from nova.policies import create_backup as create_backup_policies
 from nova.policies import deferred_delete as deferred_delete_policies
 from nova.policies import lock_server as lock_policies
 from nova.policies import pause_server as pause_policies
+from nova.policies import rescue as rescue_policies
 from nova.policies import servers as server_policies
+from nova.policies import shelve as shelve_policies
 from nova.policies import suspend_server as suspend_policies
 
 CONF = nova.conf.CONF
@@ -151,6 +155,14 @@ def image_system_metadata(image: dict[str, Any] | None) -> dict[str, str]:
         if value is not None
     }
 
+
+# States in which a server's disk may be saved as an image.
+SNAPSHOT_VM_STATES = (
+    vm_states.ACTIVE,
+    vm_states.STOPPED,
+    vm_states.PAUSED,
+    vm_states.SUSPENDED,
+)
 
 # What a hard reboot may interrupt, as upstream: a stuck soft reboot or an
 # operation that hung in the guest.
@@ -597,8 +609,17 @@ class API:
 
         :raises Invalid: (400) for a host or node no cell knows.
         """
-        host = request.requested_host
-        node = request.requested_hypervisor_hostname
+        return API._destination(
+            context, request.requested_host, request.requested_hypervisor_hostname
+        )
+
+    @staticmethod
+    def _destination(context, host: str | None, node: str | None = None):
+        """A Destination of ``host`` and/or ``node``, once known to exist;
+        None when neither is given.
+
+        :raises Invalid: (400) for a host or node no cell knows.
+        """
         if not host and not node:
             return None
         if host:
@@ -1241,9 +1262,10 @@ class API:
         task_state: str,
         allowed_task_states: Iterable[str | None] = (None,),
     ):
-        """Check the state, claim it with the task (compare-and-swap, so two
-        actions never both start), record the instance action; the cell's
-        context and instance, ready for the cast."""
+        """Check the state and that a non-admin is not acting on a locked
+        server, claim it with the task (compare-and-swap,
+        so two actions never both start), record the instance action; the
+        cell's context and instance, ready for the cast."""
         cctxt, cell_instance = self._on_host(context, instance, action, rule)
         self._check_lock(cell_instance)
         allowed_task_states = list(allowed_task_states)
@@ -1340,6 +1362,264 @@ class API:
             task_state=task_states.RESUMING,
         )
         self._compute_rpcapi().resume_instance(cctxt, cell_instance)
+
+    # -- snapshots and backups ------------------------------------------------
+
+    def _start_image_task(
+        self,
+        context,
+        instance,
+        *,
+        rule: str,
+        action: str,
+        task_state: str,
+        name: str,
+        image_type: str,
+        metadata: dict[str, str],
+        extra_properties: dict[str, str] | None = None,
+    ):
+        """Check the server may be imaged, create the queued image (the
+        caller's ``metadata`` within the metadata_items quota), claim the
+        task; the cell's context, instance and the image. The image goes
+        again when the task cannot be claimed."""
+        cctxt, cell_instance = self._on_host(context, instance, action, rule)
+        self._check_lock(cell_instance)
+        check_instance_state(cell_instance, action, SNAPSHOT_VM_STATES, (None,))
+        check_metadata_quota(context, metadata)
+        image = snapshot.create_snapshot_image(
+            self.image_api,
+            context,
+            cell_instance,
+            name,
+            image_type,
+            {**metadata, **(extra_properties or {})},
+        )
+        try:
+            cell_instance.task_state = task_state
+            cell_instance.save(expected_task_state=[None])
+            objects.InstanceAction.action_start(
+                cctxt, cell_instance.uuid, action, want_result=False
+            )
+        except BaseException:
+            self.image_api.delete(context, image["id"])
+            raise
+        return cctxt, cell_instance, image
+
+    def snapshot(
+        self, context, instance, name: str, metadata: dict[str, str]
+    ) -> dict[str, Any]:
+        """Save the server's root disk as a new image (``createImage``);
+        the image, queued until its host has uploaded the data."""
+        cctxt, cell_instance, image = self._start_image_task(
+            context,
+            instance,
+            rule=server_policies.SERVERS % "create_image",
+            action=instance_actions.CREATE_IMAGE,
+            task_state=task_states.IMAGE_SNAPSHOT_PENDING,
+            name=name,
+            image_type=snapshot.SNAPSHOT,
+            metadata=metadata,
+        )
+        self._compute_rpcapi().snapshot_instance(cctxt, cell_instance, image["id"])
+        return image
+
+    def backup(
+        self,
+        context,
+        instance,
+        name: str,
+        backup_type: str,
+        rotation: int,
+        metadata: dict[str, str],
+    ) -> dict[str, Any]:
+        """A backup image of the server (``createBackup``); the host then
+        deletes the oldest backups of ``backup_type`` beyond ``rotation``
+        (with 0, the new one too, as upstream)."""
+        cctxt, cell_instance, image = self._start_image_task(
+            context,
+            instance,
+            rule=create_backup_policies.RULE,
+            action=instance_actions.BACKUP,
+            task_state=task_states.IMAGE_BACKUP,
+            name=name,
+            image_type=snapshot.BACKUP,
+            metadata=metadata,
+            extra_properties={"backup_type": backup_type},
+        )
+        self._compute_rpcapi().backup_instance(
+            cctxt, cell_instance, image["id"], backup_type, rotation
+        )
+        return image
+
+    # -- rescue ---------------------------------------------------------------
+
+    def rescue(
+        self,
+        context,
+        instance,
+        rescue_password: str | None = None,
+        rescue_image_ref: str | None = None,
+    ) -> None:
+        """Boot an ACTIVE, STOPPED or ERROR server from a rescue image (the
+        one named, else its own) with its root disk as the second disk.
+
+        :raises UnsupportedRescueImage: (400) the named image is not there.
+        :raises InstanceNotRescuable: (400) the server has no image of its
+            own and none was named.
+        """
+        policy.authorize(context, rescue_policies.RESCUE, _target(instance))
+        if rescue_image_ref:
+            try:
+                self.image_api.show(context, rescue_image_ref)
+            except exception.ImageNotFound as exc:
+                raise exception.UnsupportedRescueImage(image=rescue_image_ref) from exc
+        elif not instance.image_ref:
+            raise exception.InstanceNotRescuable(
+                instance_id=instance.uuid, reason="it was not booted from an image"
+            )
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=rescue_policies.RESCUE,
+            action=instance_actions.RESCUE,
+            vm_state=(vm_states.ACTIVE, vm_states.STOPPED, vm_states.ERROR),
+            task_state=task_states.RESCUING,
+        )
+        self._compute_rpcapi().rescue_instance(
+            cctxt,
+            cell_instance,
+            rescue_password=rescue_password,
+            rescue_image_ref=rescue_image_ref,
+        )
+
+    def unrescue(self, context, instance) -> None:
+        """Boot a RESCUED server from its own disk again."""
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=rescue_policies.UNRESCUE,
+            action=instance_actions.UNRESCUE,
+            vm_state=(vm_states.RESCUED,),
+            task_state=task_states.UNRESCUING,
+        )
+        self._compute_rpcapi().unrescue_instance(cctxt, cell_instance)
+
+    # -- shelve ---------------------------------------------------------------
+
+    def shelve(self, context, instance, clean_shutdown: bool = True) -> None:
+        """Snapshot the server as ``<name>-shelved`` and stop it: SHELVED,
+        then (by ``[DEFAULT] shelved_offload_time``) SHELVED_OFFLOADED."""
+        cctxt, cell_instance = self._on_host(
+            context, instance, instance_actions.SHELVE, shelve_policies.SHELVE
+        )
+        self._check_lock(cell_instance)
+        check_instance_state(
+            cell_instance, instance_actions.SHELVE, SNAPSHOT_VM_STATES, (None,)
+        )
+        name = f"{cell_instance.display_name}-shelved"
+        image = snapshot.create_snapshot_image(
+            self.image_api, context, cell_instance, name
+        )
+        try:
+            cell_instance.task_state = task_states.SHELVING
+            cell_instance.save(expected_task_state=[None])
+            objects.InstanceAction.action_start(
+                cctxt, cell_instance.uuid, instance_actions.SHELVE, want_result=False
+            )
+        except BaseException:
+            self.image_api.delete(context, image["id"])
+            raise
+        self._compute_rpcapi().shelve_instance(
+            cctxt, cell_instance, image["id"], clean_shutdown=clean_shutdown
+        )
+
+    def shelve_offload(self, context, instance, clean_shutdown: bool = True) -> None:
+        """Free the host of a SHELVED server: SHELVED_OFFLOADED."""
+        cctxt, cell_instance = self._start_power_action(
+            context,
+            instance,
+            rule=shelve_policies.SHELVE_OFFLOAD,
+            action=instance_actions.SHELVE_OFFLOAD,
+            vm_state=(vm_states.SHELVED,),
+            task_state=task_states.SHELVING_OFFLOADING,
+        )
+        self._compute_rpcapi().shelve_offload_instance(
+            cctxt, cell_instance, clean_shutdown=clean_shutdown
+        )
+
+    def unshelve(
+        self,
+        context,
+        instance,
+        new_az: str | None = None,
+        host: str | None = None,
+        az_given: bool = False,
+    ) -> None:
+        """Bring a shelved server back: a SHELVED one is powered on, a
+        SHELVED_OFFLOADED one scheduled again (into ``new_az`` or onto
+        ``host`` when given; ``az_given`` with ``new_az`` None unpins it)."""
+        policy.authorize(context, shelve_policies.UNSHELVE, _target(instance))
+        if host:
+            policy.authorize(
+                context, shelve_policies.UNSHELVE_TO_HOST, _target(instance)
+            )
+        mapping = self._mapping(context, instance.uuid)
+        if mapping.cell_mapping is None:
+            raise exception.InstanceInvalidState(
+                instance_uuid=instance.uuid,
+                attr="vm_state",
+                state=vm_states.BUILDING,
+                method=instance_actions.UNSHELVE,
+            )
+        with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+            cell_instance = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+        self._check_lock(cell_instance)
+        check_instance_state(
+            cell_instance,
+            instance_actions.UNSHELVE,
+            (vm_states.SHELVED, vm_states.SHELVED_OFFLOADED),
+            (None,),
+        )
+        request_spec = objects.RequestSpec.get_by_instance_uuid(context, instance.uuid)
+        if cell_instance.vm_state == vm_states.SHELVED:
+            if az_given or host:
+                raise exception.UnshelveInstanceInvalidState(
+                    instance_uuid=instance.uuid
+                )
+        else:
+            if new_az and new_az not in self.available_zones(context):
+                raise exception.Invalid(
+                    "The requested availability zone is not available"
+                )
+            if az_given:
+                request_spec.availability_zone = new_az
+                cell_instance.availability_zone = new_az
+            if host:
+                request_spec.requested_destination = self._destination(context, host)
+                if new_az:
+                    self._check_host_in_zone(context, host, new_az)
+        cell_instance.task_state = task_states.UNSHELVING
+        cell_instance.save(expected_task_state=[None])
+        objects.InstanceAction.action_start(
+            cctxt, cell_instance.uuid, instance_actions.UNSHELVE, want_result=False
+        )
+        if az_given:
+            request_spec.save()
+        # To the superconductor: the API-level context, not the cell's.
+        self._compute_task_api().unshelve_instance(context, cell_instance, request_spec)
+
+    @staticmethod
+    def _check_host_in_zone(context, host: str, zone: str) -> None:
+        """:raises Invalid: (400) ``host`` is not in the zone ``zone``."""
+        from nova.objects.service import compute_host_availability_zones
+
+        host_zone = compute_host_availability_zones(context).get(
+            host, CONF.default_availability_zone
+        )
+        if zone not in host_zone.split(","):
+            raise exception.Invalid(
+                f"Host '{host}' is not in availability zone '{zone}'."
+            )
 
     def get_console_output(self, context, instance, tail_length=None) -> str:
         """The server's console log, from its host."""

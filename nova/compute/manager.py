@@ -27,6 +27,7 @@ from nova import context as nova_context
 from nova import exception, manager, objects, placement
 from nova.compute import (
     build_retry,
+    instance_actions,
     power_state,
     task_states,
     usage_audit,
@@ -35,6 +36,7 @@ from nova.compute import (
 from nova.compute import utils as compute_utils
 from nova.compute.resource_tracker import ResourceTracker
 from nova.conductor import rpcapi as conductor_rpcapi
+from nova.image import api as image_api
 from nova.objects import base as objects_base
 from nova.scheduler.filters import affinity_filter
 from nova.virt import driver as virt_driver
@@ -50,6 +52,30 @@ CONSOLE_TOKEN_CLEANUP_INTERVAL = 600
 # Upstream's default periodic spacing: the audit runs at most once per
 # period anyway, the task log says whether it did.
 INSTANCE_USAGE_AUDIT_INTERVAL = 60
+# A semaphore needs a size; 0 in max_concurrent_snapshots means no limit.
+SNAPSHOTS_UNLIMITED = 2**31
+# Task states in which a snapshot or backup is under way.
+IMAGE_TASK_STATES = [
+    task_states.IMAGE_SNAPSHOT_PENDING,
+    task_states.IMAGE_SNAPSHOT,
+    task_states.IMAGE_BACKUP,
+    task_states.IMAGE_PENDING_UPLOAD,
+    task_states.IMAGE_UPLOADING,
+]
+# How often rescued instances are checked against [DEFAULT] rescue_timeout.
+RESCUED_POLL_INTERVAL = 60
+# System metadata of a shelved instance, gone once it is unshelved.
+SHELVED_KEYS = ("shelved_at", "shelved_image_id", "shelved_host")
+# The driver's snapshot progress, as a shelve's task states say it.
+_SHELVE_IMAGE_TASK_STATES = {
+    task_states.IMAGE_PENDING_UPLOAD: task_states.SHELVING_IMAGE_PENDING_UPLOAD,
+    task_states.IMAGE_UPLOADING: task_states.SHELVING_IMAGE_UPLOADING,
+}
+SHELVING_TASK_STATES = [
+    task_states.SHELVING,
+    task_states.SHELVING_IMAGE_PENDING_UPLOAD,
+    task_states.SHELVING_IMAGE_UPLOADING,
+]
 
 
 class _InstanceLocks:
@@ -85,6 +111,14 @@ class _BuildRequest:
     host_list: list
 
 
+def _shutdown_timeouts(clean_shutdown: bool) -> tuple[int, int]:
+    """The driver's power_off (timeout, retry_interval): by ACPI first
+    when ``clean_shutdown``, else at once."""
+    if not clean_shutdown:
+        return 0, 0
+    return CONF.shutdown_timeout, CONF.compute.shutdown_retry_interval
+
+
 def _hard_policy_group(request_spec):
     """The request's server group when its policy is checked on the host."""
     if request_spec is None or "instance_group" not in request_spec:
@@ -110,6 +144,10 @@ class ComputeManager(manager.Manager):
         self._instance_lock = _InstanceLocks()
         # Per server group: late checks of one group on this host in turn.
         self._group_locks = _InstanceLocks()
+        # Snapshots copy whole disks: at most max_concurrent_snapshots at once.
+        self._snapshots = threading.BoundedSemaphore(
+            CONF.max_concurrent_snapshots or SNAPSHOTS_UNLIMITED
+        )
         # Lifecycle events are handled off libvirt's event thread, in order.
         self._events = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="lifecycle"
@@ -168,6 +206,22 @@ class ComputeManager(manager.Manager):
                     "reclaim_queued_deletes",
                     self._reclaim_queued_deletes,
                     CONF.reclaim_instance_interval,
+                )
+            )
+        if CONF.rescue_timeout > 0:
+            tasks.append(
+                manager.PeriodicTask(
+                    "poll_rescued_instances",
+                    self._poll_rescued_instances,
+                    min(RESCUED_POLL_INTERVAL, CONF.rescue_timeout),
+                )
+            )
+        if CONF.shelved_offload_time > 0 and CONF.shelved_poll_interval > 0:
+            tasks.append(
+                manager.PeriodicTask(
+                    "poll_shelved_instances",
+                    self._poll_shelved_instances,
+                    CONF.shelved_poll_interval,
                 )
             )
         if CONF.image_cache.manager_interval > 0:
@@ -642,11 +696,7 @@ class ComputeManager(manager.Manager):
         with self._power_action(
             context, instance, "stop_instance", task_states.POWERING_OFF
         ):
-            timeout = retry_interval = 0
-            if clean_shutdown:
-                timeout = CONF.shutdown_timeout
-                retry_interval = CONF.compute.shutdown_retry_interval
-            self.driver.power_off(instance, timeout, retry_interval)
+            self.driver.power_off(instance, *_shutdown_timeouts(clean_shutdown))
             self._finish_power_action(
                 instance, vm_states.STOPPED, task_states.POWERING_OFF
             )
@@ -656,6 +706,8 @@ class ComputeManager(manager.Manager):
             context, instance, "start_instance", task_states.POWERING_ON
         ):
             self.driver.power_on(context, instance, [])
+            # Unshelving a server not yet offloaded starts it.
+            self._forget_shelved_image(context, instance)
             self._finish_power_action(
                 instance, vm_states.ACTIVE, task_states.POWERING_ON
             )
@@ -698,6 +750,336 @@ class ComputeManager(manager.Manager):
         ):
             self.driver.resume(context, instance, [])
             self._finish_power_action(instance, vm_states.ACTIVE, task_states.RESUMING)
+
+    # -- snapshots and backups ------------------------------------------------
+
+    def snapshot_instance(self, context, image_id: str, instance) -> None:
+        """Upload the guest's root disk as the queued image ``image_id``."""
+        self._snapshot(
+            context, image_id, instance, "snapshot_instance", task_states.IMAGE_SNAPSHOT
+        )
+
+    def backup_instance(
+        self, context, image_id: str, instance, backup_type: str, rotation: int
+    ) -> None:
+        """A snapshot as ``image_id``, then the oldest backups of this
+        instance and ``backup_type`` beyond ``rotation`` are deleted."""
+        if self._snapshot(
+            context, image_id, instance, "backup_instance", task_states.IMAGE_BACKUP
+        ):
+            self._rotate_backups(context, instance, backup_type, rotation)
+
+    def _snapshot(
+        self, context, image_id: str, instance, event: str, task_state: str
+    ) -> bool:
+        """Whether the image got its data; on failure the half-made image
+        goes, the task is cleared and a fault says why."""
+        done = False
+        with self._power_action(context, instance, event, IMAGE_TASK_STATES):
+
+            def update_task_state(task_state, expected_state=task_state):
+                instance.task_state = task_state
+                instance.save(expected_task_state=expected_state)
+
+            try:
+                update_task_state(
+                    task_state, [task_state, task_states.IMAGE_SNAPSHOT_PENDING]
+                )
+                if self._current_power_state(instance) != power_state.RUNNING:
+                    LOG.info("Taking a snapshot of %s while it is not running",
+                             instance.uuid)  # fmt: skip
+                with self._snapshots:
+                    self.driver.snapshot(context, instance, image_id, update_task_state)
+            except BaseException:
+                self._delete_unfinished_image(context, image_id)
+                raise
+            instance.task_state = None
+            instance.save(expected_task_state=task_states.IMAGE_UPLOADING)
+            done = True
+            LOG.info("Instance %s saved as image %s", instance.uuid, image_id)
+        return done
+
+    def _delete_unfinished_image(self, context, image_id: str) -> None:
+        images = image_api.get_image_api()
+        try:
+            if images.show(context, image_id).get("status") != "active":
+                images.delete(context, image_id)
+        except exception.ImageNotFound:
+            pass
+        except Exception:  # the snapshot's own failure is what matters
+            LOG.exception("Could not delete the unfinished image %s", image_id)
+
+    @staticmethod
+    def _rotate_backups(context, instance, backup_type: str, rotation: int) -> None:
+        images = image_api.get_image_api()
+        backups = images.get_all(
+            context,
+            {
+                "instance_uuid": instance.uuid,
+                "image_type": "backup",
+                "backup_type": backup_type,
+                "sort_key": "created_at",
+                "sort_dir": "desc",
+            },
+        )
+        for image in backups[rotation:]:
+            LOG.info("Deleting backup %s of %s (rotation %d)",
+                     image["id"], instance.uuid, rotation)  # fmt: skip
+            try:
+                images.delete(context, image["id"])
+            except exception.ImageNotFound:
+                pass
+
+    # -- rescue ---------------------------------------------------------------
+
+    def rescue_instance(
+        self,
+        context,
+        instance,
+        rescue_password=None,
+        rescue_image_ref=None,
+        clean_shutdown: bool = True,
+    ) -> None:
+        """Boot the guest from the rescue image (the instance's own when
+        none is named) with its root disk attached second: RESCUED.
+
+        The rescue clock of ``[DEFAULT] rescue_timeout`` starts now (upstream
+        keeps it in ``launched_at``).
+        """
+        with self._power_action(
+            context, instance, "rescue_instance", task_states.RESCUING
+        ):
+            image_ref = rescue_image_ref or instance.image_ref
+            self._power_off_for(instance, clean_shutdown)
+            self.driver.rescue(
+                context,
+                instance,
+                [],
+                objects.ImageMeta.from_dict({"id": image_ref}),
+                rescue_password,
+            )
+            instance.launched_at = objects_base.utcnow()
+            self._finish_power_action(instance, vm_states.RESCUED, task_states.RESCUING)
+
+    def unrescue_instance(self, context, instance) -> None:
+        """Boot the guest from its own disk again: ACTIVE."""
+        with self._power_action(
+            context, instance, "unrescue_instance", task_states.UNRESCUING
+        ):
+            self.driver.unrescue(context, instance)
+            self._finish_power_action(
+                instance, vm_states.ACTIVE, task_states.UNRESCUING
+            )
+
+    def _poll_rescued_instances(self, context) -> None:
+        """Unrescue the instances rescued longer than ``[DEFAULT]
+        rescue_timeout`` ago, as their users would."""
+        timeout = CONF.rescue_timeout
+        if timeout <= 0:
+            return
+        now = objects_base.utcnow()
+        for instance in objects.InstanceList.get_by_host(context, self.host):
+            if (
+                instance.vm_state != vm_states.RESCUED
+                or instance.task_state is not None
+                or instance.launched_at is None
+                or (now - instance.launched_at.replace(tzinfo=None)).total_seconds()
+                < timeout
+            ):
+                continue
+            LOG.info(
+                "Unrescuing %s: rescued for more than %d s", instance.uuid, timeout
+            )
+            instance.task_state = task_states.UNRESCUING
+            try:
+                instance.save(expected_task_state=[None])
+            except (exception.InstanceNotFound, exception.InstanceInvalidState):
+                continue
+            objects.InstanceAction.action_start(
+                context, instance.uuid, instance_actions.UNRESCUE, want_result=False
+            )
+            self.unrescue_instance(context, instance)
+
+    # -- shelve ---------------------------------------------------------------
+
+    def shelve_instance(
+        self, context, instance, image_id: str, clean_shutdown: bool = True
+    ) -> None:
+        """Power the guest off and upload its root disk as the queued image
+        ``image_id``: SHELVED; offloaded at once when
+        ``[DEFAULT] shelved_offload_time`` is 0."""
+        shelved = False
+        with self._power_action(
+            context, instance, "shelve_instance", SHELVING_TASK_STATES
+        ):
+            self._power_off_for(instance, clean_shutdown)
+
+            def update_task_state(task_state, expected_state=None):
+                instance.task_state = _SHELVE_IMAGE_TASK_STATES[task_state]
+                instance.save(
+                    expected_task_state=_SHELVE_IMAGE_TASK_STATES.get(
+                        expected_state, task_states.SHELVING
+                    )
+                )
+
+            try:
+                with self._snapshots:
+                    self.driver.snapshot(context, instance, image_id, update_task_state)
+            except BaseException:
+                self._delete_unfinished_image(context, image_id)
+                raise
+            sysmeta = dict(instance.system_metadata or {})
+            sysmeta.update(
+                shelved_at=objects_base.utcnow().isoformat(),
+                shelved_image_id=image_id,
+                shelved_host=self.host,
+            )
+            instance.system_metadata = sysmeta
+            self._finish_power_action(
+                instance, vm_states.SHELVED, task_states.SHELVING_IMAGE_UPLOADING
+            )
+            shelved = True
+        if shelved and CONF.shelved_offload_time == 0:
+            instance.task_state = task_states.SHELVING_OFFLOADING
+            instance.save(expected_task_state=[None])
+            self.shelve_offload_instance(context, instance, clean_shutdown=False)
+
+    def shelve_offload_instance(
+        self, context, instance, clean_shutdown: bool = True
+    ) -> None:
+        """Destroy the guest of a SHELVED instance and give its resources
+        back: SHELVED_OFFLOADED, on no host."""
+        with self._power_action(
+            context,
+            instance,
+            "shelve_offload_instance",
+            task_states.SHELVING_OFFLOADING,
+        ):
+            self._power_off_for(instance, clean_shutdown)
+            self.driver.destroy(context, instance)
+            self._remove_allocations(context, instance)
+            instance.power_state = power_state.NOSTATE
+            instance.host = None
+            instance.node = None
+            instance.compute_id = None
+            instance.vm_state = vm_states.SHELVED_OFFLOADED
+            instance.task_state = None
+            instance.save(expected_task_state=task_states.SHELVING_OFFLOADING)
+            LOG.info("Instance %s is shelved and offloaded", instance.uuid)
+
+    def unshelve_instance(
+        self, context, instance, image, filter_properties=None, node=None,
+        request_spec=None,
+    ) -> None:  # fmt: skip
+        """Boot an offloaded instance here from its shelved image (the
+        scheduler has claimed its resources on ``node``): ACTIVE. A failure
+        gives the resources back and leaves it SHELVED_OFFLOADED with a
+        fault, to be unshelved again."""
+        with self._instance_lock(instance.uuid):
+            try:
+                with compute_utils.EventReporter(
+                    context, "compute_unshelve_instance", self.host, instance.uuid
+                ):
+                    self._unshelve(context, instance, image, node)
+            except (
+                exception.InstanceNotFound,
+                exception.UnexpectedDeletingTaskStateError,
+            ):
+                LOG.info("Instance %s was deleted during its unshelve", instance.uuid)
+                self._clean_up_guest(context, instance)
+            except Exception as exc:  # the instance must stay unshelvable
+                LOG.exception("Unshelve of %s failed", instance.uuid)
+                self._clean_up_guest(context, instance)
+                compute_utils.add_instance_fault_from_exc(
+                    context, instance, exc, self.host
+                )
+                instance.host = None
+                instance.node = None
+                instance.compute_id = None
+                instance.power_state = power_state.NOSTATE
+                instance.vm_state = vm_states.SHELVED_OFFLOADED
+                instance.task_state = None
+                instance.save()
+
+    def _unshelve(self, context, instance, image, node) -> None:
+        compute_node = self.rt.compute_nodes.get(node) if node else None
+        instance.host = self.host
+        instance.node = node or self.host
+        if compute_node is not None:
+            instance.compute_id = compute_node.id
+        instance.task_state = task_states.SPAWNING
+        instance.save(expected_task_state=task_states.UNSHELVING)
+        allocations = self._allocations(context, instance, None)
+        # The guest's disk comes from the shelved image; the server keeps
+        # saying which image it was booted from.
+        original_image_ref = instance.image_ref
+        instance.image_ref = image["id"]
+        try:
+            self.driver.spawn(
+                context,
+                instance,
+                objects.ImageMeta.from_dict(image),
+                [],
+                None,
+                allocations,
+                network_info=[],
+            )
+        finally:
+            instance.image_ref = original_image_ref
+        self._forget_shelved_image(context, instance)
+        instance.power_state = self._current_power_state(instance)
+        instance.vm_state = vm_states.ACTIVE
+        instance.task_state = None
+        instance.save(expected_task_state=task_states.SPAWNING)
+        LOG.info("Instance %s is unshelved on %s", instance.uuid, self.host)
+
+    def _forget_shelved_image(self, context, instance) -> None:
+        """Delete the image a shelve made and the system metadata naming it."""
+        sysmeta = dict(instance.system_metadata or {})
+        image_id = sysmeta.get("shelved_image_id")
+        if not image_id:
+            return
+        try:
+            image_api.get_image_api().delete(context, image_id)
+        except exception.ImageNotFound:
+            pass
+        except Exception:  # the server is back; the image is only litter
+            LOG.exception("Could not delete the shelved image %s", image_id)
+        for key in SHELVED_KEYS:
+            sysmeta.pop(key, None)
+        instance.system_metadata = sysmeta
+
+    def _power_off_for(self, instance, clean_shutdown: bool) -> None:
+        """Power the guest off before its disk is taken (by ACPI first
+        when ``clean_shutdown``); a guest that is gone is off."""
+        try:
+            self.driver.power_off(instance, *_shutdown_timeouts(clean_shutdown))
+        except exception.InstanceNotFound:
+            LOG.info("Instance %s has no guest to power off", instance.uuid)
+
+    def _poll_shelved_instances(self, context) -> None:
+        """Offload the instances shelved longer than
+        ``[DEFAULT] shelved_offload_time`` ago."""
+        offload_time = CONF.shelved_offload_time
+        if offload_time <= 0:
+            return
+        now = objects_base.utcnow()
+        for instance in objects.InstanceList.get_by_host(context, self.host):
+            if instance.vm_state != vm_states.SHELVED or instance.task_state:
+                continue
+            shelved_at = (instance.system_metadata or {}).get("shelved_at")
+            if not shelved_at:
+                continue
+            age = now - datetime.datetime.fromisoformat(shelved_at).replace(tzinfo=None)
+            if age.total_seconds() < offload_time:
+                continue
+            instance.task_state = task_states.SHELVING_OFFLOADING
+            try:
+                instance.save(expected_task_state=[None])
+            except (exception.InstanceNotFound, exception.InstanceInvalidState):
+                continue
+            LOG.info("Offloading %s: shelved for %s", instance.uuid, age)
+            self.shelve_offload_instance(context, instance, clean_shutdown=False)
 
     def get_console_output(self, context, instance, tail_length=None) -> str:
         """The guest's console log, its last ``tail_length`` lines if given."""
@@ -885,6 +1267,11 @@ class ComputeManager(manager.Manager):
             task_states.UNPAUSING,
             task_states.SUSPENDING,
             task_states.RESUMING,
+            *IMAGE_TASK_STATES,
+            task_states.RESCUING,
+            task_states.UNRESCUING,
+            task_states.SHELVING_OFFLOADING,
+            *SHELVING_TASK_STATES,
         ):
             LOG.info("Clearing interrupted task %s of %s", task, instance.uuid)
             instance.task_state = None

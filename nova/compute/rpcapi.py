@@ -13,6 +13,9 @@ Version history:
   1.3 - get_vnc_console
   1.4 - get_diagnostics, get_instance_diagnostics, set_admin_password,
         trigger_crash_dump, get_host_uptime
+  1.5 - snapshot_instance, backup_instance, rebuild_instance
+  1.6 - rescue_instance, unrescue_instance, shelve_instance,
+        shelve_offload_instance, unshelve_instance
   1.7 - host_power_action, host_maintenance_mode
   1.8 - soft_delete_instance, restore_instance
 """
@@ -154,6 +157,73 @@ class ComputeAPI(rpc.RPCAPI):
             context, "get_console_output", instance=instance, tail_length=tail_length
         )
 
+    def rescue_instance(
+        self,
+        context,
+        instance,
+        rescue_password: str | None = None,
+        rescue_image_ref: str | None = None,
+        clean_shutdown: bool = True,
+    ) -> None:
+        """Boot the guest from the rescue image (its own image when
+        ``rescue_image_ref`` is None), its root disk attached second."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.6").cast(
+            context,
+            "rescue_instance",
+            instance=instance,
+            rescue_password=rescue_password,
+            rescue_image_ref=rescue_image_ref,
+            clean_shutdown=clean_shutdown,
+        )
+
+    def unrescue_instance(self, context, instance) -> None:
+        self.prepare(context, server=_compute_host(None, instance), version="1.6").cast(
+            context, "unrescue_instance", instance=instance
+        )
+
+    def shelve_instance(
+        self, context, instance, image_id: str, clean_shutdown: bool = True
+    ) -> None:
+        """Snapshot the guest into the queued image ``image_id`` and stop it."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.6").cast(
+            context,
+            "shelve_instance",
+            instance=instance,
+            image_id=image_id,
+            clean_shutdown=clean_shutdown,
+        )
+
+    def shelve_offload_instance(
+        self, context, instance, clean_shutdown: bool = True
+    ) -> None:
+        self.prepare(context, server=_compute_host(None, instance), version="1.6").cast(
+            context,
+            "shelve_offload_instance",
+            instance=instance,
+            clean_shutdown=clean_shutdown,
+        )
+
+    def unshelve_instance(
+        self,
+        context,
+        instance,
+        host: str,
+        image,
+        request_spec=None,
+        filter_properties=None,
+        node: str | None = None,
+    ) -> None:
+        """Boot the offloaded instance on ``host`` from its shelved image."""
+        self.prepare(context, server=host, version="1.6").cast(
+            context,
+            "unshelve_instance",
+            instance=instance,
+            image=image,
+            filter_properties=filter_properties,
+            node=node,
+            request_spec=request_spec,
+        )
+
     def get_vnc_console(self, context, instance, console_type: str) -> dict:
         """``{"host", "port"}`` of the instance's VNC server, as the console
         proxy reaches it, asked of the instance's host."""
@@ -220,4 +290,26 @@ class ComputeAPI(rpc.RPCAPI):
         """Power a soft-deleted instance's guest back on; ACTIVE again."""
         self.prepare(context, server=_compute_host(None, instance), version="1.8").cast(
             context, "restore_instance", instance=instance
+        )
+
+    # -- 1.5 ------------------------------------------------------------------
+
+    def snapshot_instance(self, context, instance, image_id: str) -> None:
+        """Upload the instance's root disk as the queued image ``image_id``."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
+            context, "snapshot_instance", instance=instance, image_id=image_id
+        )
+
+    def backup_instance(
+        self, context, instance, image_id: str, backup_type: str, rotation: int
+    ) -> None:
+        """A snapshot as ``image_id``, keeping the newest ``rotation``
+        backups of ``backup_type``."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
+            context,
+            "backup_instance",
+            instance=instance,
+            image_id=image_id,
+            backup_type=backup_type,
+            rotation=rotation,
         )

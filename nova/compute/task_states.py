@@ -22,3 +22,25 @@ DELETING = "deleting"
 SOFT_DELETING = "soft-deleting"
 RESTORING = "restoring"
 UPDATING_PASSWORD = "updating_password"
+
+# Images
+IMAGE_SNAPSHOT = "image_snapshot"
+IMAGE_SNAPSHOT_PENDING = "image_snapshot_pending"
+IMAGE_PENDING_UPLOAD = "image_pending_upload"
+IMAGE_UPLOADING = "image_uploading"
+IMAGE_BACKUP = "image_backup"
+
+# Rebuild
+REBUILDING = "rebuilding"
+REBUILD_BLOCK_DEVICE_MAPPING = "rebuild_block_device_mapping"
+REBUILD_SPAWNING = "rebuild_spawning"
+# Rescue
+RESCUING = "rescuing"
+UNRESCUING = "unrescuing"
+
+# Shelve
+SHELVING = "shelving"
+SHELVING_IMAGE_PENDING_UPLOAD = "shelving_image_pending_upload"
+SHELVING_IMAGE_UPLOADING = "shelving_image_uploading"
+SHELVING_OFFLOADING = "shelving_offloading"
+UNSHELVING = "unshelving"

@@ -45,3 +45,10 @@ class ComputeTaskAPI:
             block_device_mapping=block_device_mapping,
             tags=tags,
         )
+
+    def unshelve_instance(self, context, instance, request_spec=None) -> None:
+        """Bring a shelved instance back (a cast to the superconductor);
+        ``context`` is the API-level one, not targeted at a cell."""
+        self.conductor_compute_rpcapi.unshelve_instance(
+            context, instance, request_spec=request_spec
+        )

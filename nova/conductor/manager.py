@@ -21,7 +21,7 @@ from oslo_utils import versionutils
 import nova.conf
 from nova import context as nova_context
 from nova import exception, manager, objects, placement
-from nova.compute import build_retry, instance_actions, vm_states
+from nova.compute import build_retry, instance_actions, snapshot, task_states, vm_states
 from nova.compute import rpcapi as compute_rpcapi
 from nova.compute import utils as compute_utils
 from nova.conductor import rpcapi as conductor_rpcapi
@@ -33,6 +33,7 @@ LOG = logging.getLogger(__name__)
 
 # The instance action event recording the outcome of scheduling.
 SCHEDULE_EVENT = "conductor_schedule_and_build_instances"
+UNSHELVE_EVENT = "conductor_unshelve_instance"
 
 
 class ConductorManager(manager.Manager):
@@ -98,7 +99,7 @@ class ConductorManager(manager.Manager):
 class ComputeTaskManager:
     """The ``compute_task`` endpoint: build task flows."""
 
-    target = oslo_messaging.Target(namespace="compute_task", version="1.1")
+    target = oslo_messaging.Target(namespace="compute_task", version="1.2")
 
     def __init__(self, host: str) -> None:
         self.host = host
@@ -413,6 +414,67 @@ class ComputeTaskManager:
                     # Deleted by its user meanwhile: it stays deleted.
                     instance.destroy()
             LOG.warning("Instance %s is in ERROR in cell0: %s", uuid, message)
+
+    def unshelve_instance(self, context, instance, request_spec=None) -> None:
+        """Power a SHELVED instance on again on its host; schedule a
+        SHELVED_OFFLOADED one through the scheduler and Placement and have
+        the chosen host boot it from its shelved image. When no host fits
+        it stays SHELVED_OFFLOADED with a fault saying why."""
+        mapping = objects.InstanceMapping.get_by_instance_uuid(context, instance.uuid)
+        with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
+            instance = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+        if instance.vm_state == vm_states.SHELVED:
+            instance.task_state = task_states.POWERING_ON
+            instance.save(expected_task_state=task_states.UNSHELVING)
+            self.compute_rpcapi.start_instance(cctxt, instance)
+            return
+        try:
+            with compute_utils.EventReporter(
+                cctxt, UNSHELVE_EVENT, self.host, instance.uuid
+            ):
+                image = self._shelved_image(instance)
+                if request_spec is None:
+                    request_spec = objects.RequestSpec.get_by_instance_uuid(
+                        context, instance.uuid
+                    )
+                request_spec.num_instances = 1
+                request_spec.image = objects.ImageMeta.from_dict(image)
+                [host_list] = self.scheduler_client.select_destinations(
+                    context,
+                    request_spec,
+                    [instance.uuid],
+                    return_objects=True,
+                    return_alternates=False,
+                )
+        except Exception as exc:  # the instance stays shelved, with the reason
+            LOG.warning("Could not unshelve %s: %s", instance.uuid, exc)
+            compute_utils.add_instance_fault_from_exc(cctxt, instance, exc)
+            instance.task_state = None
+            instance.save(expected_task_state=task_states.UNSHELVING)
+            return
+        selection = host_list[0]
+        LOG.info("Unshelving %s on %s", instance.uuid, selection.service_host)
+        self.compute_rpcapi.unshelve_instance(
+            cctxt,
+            instance,
+            host=selection.service_host,
+            image=image,
+            request_spec=request_spec,
+            filter_properties={},
+            node=selection.nodename,
+        )
+
+    @staticmethod
+    def _shelved_image(instance) -> dict:
+        """The shelved image, as the instance remembers its own image.
+
+        :raises ImageNotFound: the instance has no shelved image.
+        """
+        sysmeta = instance.system_metadata or {}
+        image_id = sysmeta.get("shelved_image_id")
+        if not image_id:
+            raise exception.ImageNotFound(image_id=None)
+        return {"id": image_id, **snapshot.image_meta_from_system_metadata(sysmeta)}
 
     def _remove_allocations(self, context, instance_uuid: str) -> None:
         try:

@@ -22,6 +22,7 @@ from nova import rpc
 # ComputeTaskAPI version history:
 #   1.0 - schedule_and_build_instances, build_and_run_instance
 #   1.1 - build_instances (a reschedule to the alternates in host_lists)
+#   1.2 - unshelve_instance
 
 
 class ConductorAPI(rpc.RPCAPI):
@@ -168,4 +169,14 @@ class ComputeTaskAPI(rpc.RPCAPI):
             block_device_mapping=block_device_mapping,
             request_spec=request_spec,
             host_lists=host_lists,
+        )
+
+    def unshelve_instance(self, context, instance, request_spec=None) -> None:
+        """To the superconductor: power on a SHELVED instance, or schedule
+        a SHELVED_OFFLOADED one and have it booted where it lands."""
+        self.prepare(context, version="1.2").cast(
+            context,
+            "unshelve_instance",
+            instance=instance,
+            request_spec=request_spec,
         )

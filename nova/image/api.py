@@ -39,6 +39,38 @@ class ImageAPI(abc.ABC):
         """
         raise NotImplementedError()
 
+    def create(self, context, image_meta: ImageDict) -> ImageDict:
+        """A new image record (no data yet) from ``image_meta``, in nova's
+        format; keys the image service sets itself are left out.
+
+        :raises ImageNotAuthorized: the image service refused (403).
+        :raises ImageBadRequest: it found the metadata invalid.
+        """
+        raise NotImplementedError()
+
+    def upload(self, context, image_id: str, data) -> None:
+        """Store ``data`` (a file object or an iterator of bytes) as the
+        image's data; the image becomes active.
+
+        :raises ImageUploadFailed: the data could not be sent.
+        """
+        raise NotImplementedError()
+
+    def update(self, context, image_id: str, changes: dict[str, Any]) -> ImageDict:
+        """Set attributes and properties (a None value removes one)."""
+        raise NotImplementedError()
+
+    def delete(self, context, image_id: str) -> None:
+        """:raises ImageNotFound: / :raises ImageNotAuthorized:"""
+        raise NotImplementedError()
+
+    def get_all(
+        self, context, filters: dict[str, Any] | None = None
+    ) -> list[ImageDict]:
+        """The images ``context`` may see, filtered as the image service
+        filters (``limit``, ``marker``, ``name``, ``status``, ...)."""
+        raise NotImplementedError()
+
 
 def get_image_api() -> ImageAPI:
     """The configured image API (Glance)."""

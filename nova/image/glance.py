@@ -11,9 +11,11 @@ credentials of ``[glance]`` are used, if configured.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import re
 import threading
+import urllib.parse
 from typing import Any
 
 from keystoneauth1 import adapter as ks_adapter
@@ -33,6 +35,8 @@ GROUP = "glance"
 # Threads cannot be cancelled: a call to Glance never waits forever.
 DEFAULT_TIMEOUT_SECONDS = 30
 DOWNLOAD_CHUNK_BYTES = 1024 * 1024
+# A snapshot's upload streams a whole disk.
+UPLOAD_TIMEOUT_SECONDS = 600
 
 # Glance v2 attributes nova keeps at the top level of its image dict; the
 # rest of an image's keys are custom properties.
@@ -63,6 +67,29 @@ CORE_ATTRIBUTES = (
     "os_hidden",
 )
 _DROPPED = ("file", "schema", "self", "direct_url", "locations")
+# What Glance computes or guards itself: a create or update that sets one
+# is refused (403), so they never leave nova.
+READ_ONLY = (
+    "id",
+    "status",
+    "checksum",
+    "os_hash_algo",
+    "os_hash_value",
+    "size",
+    "virtual_size",
+    "created_at",
+    "updated_at",
+    "file",
+    "schema",
+    "self",
+    "direct_url",
+    "locations",
+    "stores",
+    "owner",
+    "deleted",
+    "deleted_at",
+)
+READ_ONLY_PREFIX = "os_glance_"
 
 
 class _UserTokenPlugin(ks_plugin.BaseAuthPlugin):
@@ -145,6 +172,24 @@ def normalize(image: dict[str, Any]) -> api.ImageDict:
     return result
 
 
+def _writable(key: str) -> bool:
+    return key not in READ_ONLY and not key.startswith(READ_ONLY_PREFIX)
+
+
+def denormalize(image_meta: api.ImageDict) -> dict[str, Any]:
+    """Nova's image dict as the flat body Glance v2 takes: read-only keys
+    dropped, properties as strings beside the core attributes."""
+    body = {
+        key: value
+        for key, value in image_meta.items()
+        if key != "properties" and value is not None and _writable(key)
+    }
+    for key, value in (image_meta.get("properties") or {}).items():
+        if value is not None and _writable(key):
+            body[key] = value if isinstance(value, str) else str(value)
+    return body
+
+
 def _versioned(url: str) -> str:
     """The v2 API under a catalog endpoint (which is usually unversioned)."""
     url = url.rstrip("/")
@@ -182,23 +227,129 @@ class GlanceImageAPI(api.ImageAPI):
             global_request_id=getattr(context, "global_request_id", None),
         )
 
-    def show(self, context, image_id: str) -> api.ImageDict:
+    def _request(self, context, method: str, path: str, **kwargs):
+        """One request to Glance; the response, whatever its status.
+
+        :raises ImageServiceUnavailable: Glance cannot be reached.
+        """
+        kwargs.setdefault("timeout", CONF.glance.timeout or DEFAULT_TIMEOUT_SECONDS)
         try:
-            response = self._adapter(context).get(
-                f"/images/{image_id}",
-                raise_exc=False,
-                timeout=CONF.glance.timeout or DEFAULT_TIMEOUT_SECONDS,
+            return self._adapter(context).request(
+                path, method, raise_exc=False, **kwargs
             )
         except (ks_exc.EndpointNotFound, ks_exc.ConnectionError) as exc:
             raise exception.ImageServiceUnavailable(reason=str(exc)) from exc
+
+    @staticmethod
+    def _raise_for(response, method: str, path: str, image_id: str | None) -> None:
+        """Glance's refusal as nova's exception (nothing if it succeeded)."""
+        status = response.status_code
+        if status < 400:
+            return
+        if status == 404:
+            raise exception.ImageNotFound(image_id=image_id)
+        if status == 403:
+            raise exception.ImageNotAuthorized(image_id=image_id)
+        if status in (400, 409, 413):
+            raise exception.ImageBadRequest(
+                image_id=image_id, response=response.text[:500]
+            )
+        raise exception.ImageServiceUnavailable(
+            reason=f"{method} /v2{path} returned {status}"
+        )
+
+    def show(self, context, image_id: str) -> api.ImageDict:
+        path = f"/images/{image_id}"
+        response = self._request(context, "GET", path)
         if response.status_code in (403, 404):
             # Another project's private image is as good as absent.
             raise exception.ImageNotFound(image_id=image_id)
-        if response.status_code >= 400:
-            raise exception.ImageServiceUnavailable(
-                reason=f"GET /v2/images/{image_id} returned {response.status_code}"
-            )
+        self._raise_for(response, "GET", path, image_id)
         return normalize(response.json())
+
+    def create(self, context, image_meta: api.ImageDict) -> api.ImageDict:
+        response = self._request(
+            context, "POST", "/images", json=denormalize(image_meta)
+        )
+        self._raise_for(response, "POST", "/images", image_meta.get("id"))
+        return normalize(response.json())
+
+    def upload(self, context, image_id: str, data) -> None:
+        path = f"/images/{image_id}/file"
+        try:
+            response = self._request(
+                context,
+                "PUT",
+                path,
+                data=data,
+                headers={"Content-Type": "application/octet-stream"},
+                timeout=CONF.glance.timeout or UPLOAD_TIMEOUT_SECONDS,
+            )
+        except requests_exc.RequestException as exc:
+            raise exception.ImageUploadFailed(
+                image_id=image_id, reason=str(exc)
+            ) from exc
+        if response.status_code >= 500:
+            raise exception.ImageUploadFailed(
+                image_id=image_id,
+                reason=f"PUT /v2{path} returned {response.status_code}",
+            )
+        self._raise_for(response, "PUT", path, image_id)
+
+    def update(self, context, image_id: str, changes: dict[str, Any]) -> api.ImageDict:
+        """Set (or, with None, remove) top-level attributes and properties
+        by a JSON patch."""
+        current = self.show(context, image_id)
+        known = {**current["properties"], **current}
+        patch = []
+        for key, value in changes.items():
+            pointer = f"/{key}"
+            if value is None:
+                if key in known:
+                    patch.append({"op": "remove", "path": pointer})
+            else:
+                op = "replace" if key in known else "add"
+                patch.append({"op": op, "path": pointer, "value": value})
+        path = f"/images/{image_id}"
+        if not patch:
+            return current
+        response = self._request(
+            context,
+            "PATCH",
+            path,
+            data=json.dumps(patch),
+            headers={"Content-Type": "application/openstack-images-v2.1-json-patch"},
+        )
+        self._raise_for(response, "PATCH", path, image_id)
+        return normalize(response.json())
+
+    def delete(self, context, image_id: str) -> None:
+        path = f"/images/{image_id}"
+        self._raise_for(
+            self._request(context, "DELETE", path), "DELETE", path, image_id
+        )
+
+    def get_all(
+        self, context, filters: dict[str, Any] | None = None
+    ) -> list[api.ImageDict]:
+        """Images ``context`` may see, in Glance's order (newest first),
+        every page followed. ``filters`` are Glance's query parameters."""
+        params = dict(filters or {})
+        images = []
+        path = "/images"
+        while True:
+            response = self._request(context, "GET", path, params=params)
+            if response.status_code == 400 and "marker" in params:
+                raise exception.MarkerNotFound(marker=params["marker"])
+            self._raise_for(response, "GET", path, None)
+            body = response.json()
+            images.extend(normalize(image) for image in body.get("images", []))
+            following = body.get("next")
+            if not following or "limit" in (filters or {}):
+                return images
+            # The next link carries every parameter already.
+            path, _, query = following.removeprefix("/v2").partition("?")
+            params = dict(urllib.parse.parse_qsl(query))
 
     def download(self, context, image_id: str, dst_path: str) -> None:
         try:

@@ -149,6 +149,30 @@ rules = [
         "Trigger crash dump in a server",
         [("POST", "/servers/{server_id}/action (trigger_crash_dump)")],
     ),
+    _rule(
+        "create_image",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Create an image from a server",
+        [("POST", "/servers/{server_id}/action (createImage)")],
+    ),
+    _rule(
+        "create_image:allow_volume_backed",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Create an image from a volume backed server",
+        [("POST", "/servers/{server_id}/action (createImage)")],
+    ),
+    _rule(
+        "rebuild",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Rebuild a server",
+        [("POST", "/servers/{server_id}/action (rebuild)")],
+    ),
+    _rule(
+        "rebuild:trusted_certs",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Rebuild a server with trusted image certificate IDs",
+        [("POST", "/servers/{server_id}/action (rebuild)")],
+    ),
 ]
 
 

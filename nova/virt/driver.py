@@ -117,8 +117,32 @@ class ComputeDriver:
     def resume(self, context, instance, network_info, block_device_info=None):
         raise NotImplementedError()
 
+    def rescue(
+        self, context, instance, network_info, image_meta, rescue_password
+    ) -> None:
+        """Boot the guest from ``image_meta``'s image with its root disk
+        attached as the second disk; its own configuration is kept for
+        :meth:`unrescue`."""
+        raise NotImplementedError()
+
+    def unrescue(self, context, instance) -> None:
+        """Boot the guest from its own disks again, as before the rescue."""
+        raise NotImplementedError()
+
     def get_console_output(self, context, instance) -> str:
         """The tail of the guest's console log."""
+        raise NotImplementedError()
+
+    def snapshot(self, context, instance, image_id: str, update_task_state) -> None:
+        """Store a copy of the guest's root disk as the data of the image
+        ``image_id`` (already created, still queued).
+
+        ``update_task_state(task_state, expected_state=...)`` records the
+        progress: IMAGE_PENDING_UPLOAD once the disk is captured, then
+        IMAGE_UPLOADING while the data goes to the image service.
+
+        :raises InstanceNotFound: the hypervisor has no such guest.
+        """
         raise NotImplementedError()
 
     def register_event_listener(self, callback) -> None:
@@ -184,6 +208,16 @@ class ComputeDriver:
         """Start up, shut down or reboot the hypervisor host itself;
         returns the action done."""
         raise NotImplementedError()
+
+
+def upload_snapshot(context, image_api, image_id: str, disk_format: str, data) -> None:
+    """Give the queued image ``image_id`` its formats, then its data (a
+    file object or an iterator of bytes): the image service takes no data
+    for an image whose formats are unset."""
+    image_api.update(
+        context, image_id, {"disk_format": disk_format, "container_format": "bare"}
+    )
+    image_api.upload(context, image_id, data)
 
 
 def load_compute_driver(compute_driver: str | None) -> ComputeDriver:

@@ -16,7 +16,8 @@ from oslo_log import log as logging
 
 import nova.conf
 from nova import exception
-from nova.compute import power_state
+from nova.compute import power_state, task_states
+from nova.image import api as image_api
 from nova.virt import driver
 
 CONF = nova.conf.CONF
@@ -34,16 +35,19 @@ class FakeGuest:
     # What was done to the guest, for tests to see (never the password).
     crash_dumps: int = 0
     password_changes: int = 0
+    # The image a rescued guest boots from; None when not rescued.
+    rescue_image_ref: str | None = None
 
 
 class FakeDriver(driver.ComputeDriver):
     """A hypervisor of one node named after ``[DEFAULT] host``."""
 
-    def __init__(self) -> None:
+    def __init__(self, image: image_api.ImageAPI | None = None) -> None:
         self._guests: dict[str, FakeGuest] = {}
         self._lock = threading.Lock()
         self._host: str | None = None
         self._started_at = time.time()
+        self._image_api = image
 
     def init_host(self, host: str) -> None:
         self._host = host
@@ -155,6 +159,18 @@ class FakeDriver(driver.ComputeDriver):
     def resume(self, context, instance, network_info, block_device_info=None):
         self._set_state(instance, power_state.RUNNING)
 
+    def rescue(
+        self, context, instance, network_info, image_meta, rescue_password
+    ) -> None:
+        guest = self._guest(instance)
+        guest.rescue_image_ref = image_meta.id
+        guest.state = power_state.RUNNING
+
+    def unrescue(self, context, instance) -> None:
+        guest = self._guest(instance)
+        guest.rescue_image_ref = None
+        guest.state = power_state.RUNNING
+
     def get_console_output(self, context, instance) -> str:
         """A short boot log shaped like a real serial console's: several
         lines, each ending in a newline (clients count lines of a tail)."""
@@ -170,6 +186,20 @@ class FakeDriver(driver.ComputeDriver):
                 f"{guest.name} login:",
             )
         )
+
+    def snapshot(self, context, instance, image_id: str, update_task_state) -> None:
+        # A small payload that names its guest: the image is real, so what
+        # is booted from it later can be told apart from other images.
+        self._guest(instance)
+        update_task_state(task_state=task_states.IMAGE_PENDING_UPLOAD)
+        update_task_state(
+            task_state=task_states.IMAGE_UPLOADING,
+            expected_state=task_states.IMAGE_PENDING_UPLOAD,
+        )
+        if self._image_api is None:
+            self._image_api = image_api.get_image_api()
+        payload = f"fake snapshot of {instance.uuid}\n".encode() * 16
+        driver.upload_snapshot(context, self._image_api, image_id, "raw", payload)
 
     def get_vnc_console(self, context, instance) -> dict:
         # No VNC server runs here; tests that need one start their own and

@@ -8,6 +8,7 @@ and its name ``instance_name_template``'s, so both sides find each other.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -22,7 +23,7 @@ from oslo_utils import strutils
 
 import nova.conf
 from nova import exception
-from nova.compute import power_state
+from nova.compute import power_state, task_states
 from nova.image import api as image_api
 from nova.virt import driver
 from nova.virt.libvirt import config, host, imagebackend, imagecache
@@ -254,6 +255,19 @@ class LibvirtDriver(driver.ComputeDriver):
                 )
         return kernel, ramdisk
 
+    def _define_domain(self, context, instance, image_meta, disks):
+        """Define (not start) the domain of ``instance`` over ``disks``."""
+        kernel, ramdisk = self._boot_files(context, instance)
+        guest = config.guest_config(
+            instance,
+            image_meta,
+            disks,
+            self.console_log_path(instance),
+            kernel=kernel,
+            ramdisk=ramdisk,
+        )
+        return self._host.get_connection().defineXML(config.domain_xml(guest))
+
     # -- lifecycle ----------------------------------------------------------
 
     def spawn(
@@ -271,16 +285,7 @@ class LibvirtDriver(driver.ComputeDriver):
         os.makedirs(self.instance_dir(instance), exist_ok=True)
         try:
             disks = self._create_disks(context, instance)
-            kernel, ramdisk = self._boot_files(context, instance)
-            guest = config.guest_config(
-                instance,
-                image_meta,
-                disks,
-                self.console_log_path(instance),
-                kernel=kernel,
-                ramdisk=ramdisk,
-            )
-            domain = self._host.get_connection().defineXML(config.domain_xml(guest))
+            domain = self._define_domain(context, instance, image_meta, disks)
             if power_on:
                 domain.create()
         except BaseException:
@@ -391,6 +396,64 @@ class LibvirtDriver(driver.ComputeDriver):
         if not domain.isActive():
             domain.create()
 
+    # -- rescue -------------------------------------------------------------
+
+    def _unrescue_xml_path(self, instance) -> str:
+        return os.path.join(self.instance_dir(instance), "unrescue.xml")
+
+    def rescue(
+        self, context, instance, network_info, image_meta, rescue_password
+    ) -> None:
+        """Keep the domain's XML in ``unrescue.xml``, then run the guest from
+        ``disk.rescue`` (an overlay over the rescue image) as ``vda`` with
+        its own root disk as ``vdb``."""
+        domain = self._host.get_domain(instance)
+        was_active = bool(domain.isActive())
+        with open(self._unrescue_xml_path(instance), "w") as saved:
+            saved.write(domain.XMLDesc(libvirt.VIR_DOMAIN_XML_INACTIVE))
+        try:
+            if was_active:
+                domain.destroy()
+            self._define_rescue_guest(context, instance, image_meta).create()
+        except BaseException:
+            # The guest goes back to what it was.
+            self._restore_unrescued_domain(instance)
+            if was_active:
+                self._host.get_domain(instance).create()
+            raise
+        LOG.info("Rescued %s from image %s", instance.uuid, image_meta.id)
+
+    def _define_rescue_guest(self, context, instance, image_meta):
+        directory = self.instance_dir(instance)
+        base = self.image_cache.fetch(context, self._images(), image_meta.id)
+        rescue_disk = os.path.join(directory, "disk.rescue")
+        imagebackend.create_overlay(
+            base, rescue_disk, instance.flavor.root_gb * imagebackend.GiB
+        )
+        disks = [config.GuestDisk(rescue_disk, "vda")]
+        root = os.path.join(directory, "disk")
+        if os.path.exists(root):
+            disks.append(config.GuestDisk(root, "vdb"))
+        return self._define_domain(context, instance, image_meta, disks)
+
+    def unrescue(self, context, instance) -> None:
+        """Stop the rescue guest and start the domain ``unrescue.xml`` kept."""
+        domain = self._host.get_domain(instance)
+        if domain.isActive():
+            domain.destroy()
+        self._restore_unrescued_domain(instance)
+        self._host.get_domain(instance).create()
+        LOG.info("Unrescued %s", instance.uuid)
+
+    def _restore_unrescued_domain(self, instance) -> None:
+        path = self._unrescue_xml_path(instance)
+        with open(path) as saved:
+            xml = saved.read()
+        self._host.get_connection().defineXML(xml)
+        os.remove(path)
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.path.join(self.instance_dir(instance), "disk.rescue"))
+
     def get_console_output(self, context, instance) -> str:
         self._host.get_domain(instance)
         path = self.console_log_path(instance)
@@ -401,6 +464,45 @@ class LibvirtDriver(driver.ComputeDriver):
                 return log.read().decode("utf-8", errors="replace")
         except FileNotFoundError:
             return ""
+
+    def snapshot(self, context, instance, image_id: str, update_task_state) -> None:
+        """A standalone copy of the root disk (its backing image merged
+        in), taken while a running guest is paused so the copy is
+        consistent, then uploaded."""
+        domain = self._host.get_domain(instance)
+        root = os.path.join(self.instance_dir(instance), "disk")
+        disk_format = CONF.libvirt.snapshot_image_format or "qcow2"
+        os.makedirs(CONF.libvirt.snapshots_directory, exist_ok=True)
+        staged = os.path.join(
+            CONF.libvirt.snapshots_directory, f"{instance.uuid}-{image_id}"
+        )
+        try:
+            paused = domain.isActive() and (
+                domain.state()[0] == libvirt.VIR_DOMAIN_RUNNING
+            )
+            if paused:
+                domain.suspend()
+            try:
+                # -U: QEMU holds the disk's lock while the guest exists.
+                imagebackend.qemu_img(
+                    "convert", "-U", "-q", "-O", disk_format, root, staged
+                )
+            finally:
+                if paused:
+                    domain.resume()
+            update_task_state(task_state=task_states.IMAGE_PENDING_UPLOAD)
+            update_task_state(
+                task_state=task_states.IMAGE_UPLOADING,
+                expected_state=task_states.IMAGE_PENDING_UPLOAD,
+            )
+            with open(staged, "rb") as data:
+                driver.upload_snapshot(
+                    context, self._images(), image_id, disk_format, data
+                )
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(staged)
+        LOG.info("Snapshot of %s uploaded as image %s", instance.uuid, image_id)
 
     def get_vnc_console(self, context, instance) -> dict[str, Any]:
         """``{"host", "port"}`` the console proxy connects to for the

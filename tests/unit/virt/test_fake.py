@@ -90,3 +90,49 @@ def test_diagnostics_password_crash_dump_and_uptime():
     virt.destroy(None, instance, [])
     with pytest.raises(exception.InstanceNotFound):
         virt.trigger_crash_dump(instance)
+
+
+class _RecordingImages:
+    """Where the fake driver's snapshot data goes (Glance's side is in
+    tests/unit/compute/test_manager_images.py)."""
+
+    def __init__(self):
+        self.metadata = {}
+        self.data = {}
+
+    def update(self, context, image_id, changes):
+        self.metadata[image_id] = changes
+
+    def upload(self, context, image_id, data):
+        self.data[image_id] = data
+
+
+def test_snapshot_uploads_a_payload_naming_the_guest():
+    images = _RecordingImages()
+    virt = fake.FakeDriver(image=images)
+    virt.init_host("h1")
+    instance = _instance()
+    virt.spawn(None, instance, None, [], None, {})
+    states = []
+    virt.snapshot(
+        None,
+        instance,
+        "img-1",
+        lambda task_state, expected_state=None: states.append(
+            (task_state, expected_state)
+        ),
+    )
+    assert states == [
+        ("image_pending_upload", None),
+        ("image_uploading", "image_pending_upload"),
+    ]
+    assert images.metadata["img-1"]["disk_format"] == "raw"
+    assert instance.uuid.encode() in images.data["img-1"]
+    with pytest.raises(exception.InstanceNotFound):
+        virt.snapshot(None, _instance_other(), "img-2", lambda **kw: None)
+
+
+def _instance_other():
+    other = _instance()
+    other.uuid = "11111111-2222-3333-4444-555555555555"
+    return other

@@ -12,11 +12,14 @@ from nova.api.openstack.compute import (
     admin_actions,
     admin_password,
     console_output,
+    create_image,
     deferred_delete,
     lock_server,
     pause_server,
     remote_consoles,
+    rescue,
     servers,
+    shelve,
     suspend_server,
     trigger_crash_dump,
 )
@@ -42,6 +45,13 @@ ACTIONS = {
     "os-getSerialConsole": remote_consoles.get_serial_console,
     "restore": deferred_delete.restore,
     "forceDelete": deferred_delete.force_delete,
+    "createImage": create_image.create_image,
+    "createBackup": create_image.create_backup,
+    "rescue": rescue.rescue,
+    "unrescue": rescue.unrescue,
+    "shelve": shelve.shelve,
+    "shelveOffload": shelve.shelve_offload,
+    "unshelve": shelve.unshelve,
 }
 
 

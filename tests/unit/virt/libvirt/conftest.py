@@ -38,11 +38,18 @@ class FakeImageAPI:
     def __init__(self, images: dict[str, bytes]) -> None:
         self.images = images
         self.downloads: list[str] = []
+        self.metadata: dict[str, dict] = {}
 
     def download(self, context, image_id, dst_path):
         self.downloads.append(image_id)
         with open(dst_path, "wb") as out:
             out.write(self.images[image_id])
+
+    def update(self, context, image_id, changes):
+        self.metadata.setdefault(image_id, {}).update(changes)
+
+    def upload(self, context, image_id, data):
+        self.images[image_id] = data.read()
 
 
 @pytest.fixture

@@ -299,3 +299,56 @@ def test_trigger_crash_dump_injects_an_nmi(libvirt_driver, make_instance):
 
 def test_host_uptime(libvirt_driver):
     assert " up " in libvirt_driver.get_host_uptime()
+
+
+def _snapshot(virt, instance, image_id):
+    states = []
+
+    def update_task_state(task_state, expected_state=None):
+        states.append(task_state)
+
+    virt.snapshot(None, instance, image_id, update_task_state)
+    return states
+
+
+def test_snapshot_uploads_a_standalone_qcow2_of_the_root_disk(
+    libvirt_driver, make_instance, images, tmp_path
+):
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    assert _snapshot(libvirt_driver, instance, "snap-1") == [
+        "image_pending_upload",
+        "image_uploading",
+    ]
+    assert images.metadata["snap-1"] == {
+        "disk_format": "qcow2",
+        "container_format": "bare",
+    }
+    uploaded = tmp_path / "uploaded.qcow2"
+    uploaded.write_bytes(images.images["snap-1"])
+    info = imagebackend.image_info(str(uploaded))
+    assert info["format"] == "qcow2"
+    # The base image is merged in: the snapshot boots without this host.
+    assert "backing-filename" not in info
+    assert info["virtual-size"] == 1024**3
+    raw = tmp_path / "uploaded.raw"
+    imagebackend.qemu_img("convert", "-O", "raw", str(uploaded), str(raw))
+    assert raw.read_bytes()[:4] == b"ROOT"
+    # The guest runs again and nothing is left in the staging directory.
+    assert _state(libvirt_driver, instance) == power_state.RUNNING
+    assert os.listdir(CONF.libvirt.snapshots_directory) == []
+
+
+def test_snapshot_of_a_paused_guest_leaves_it_paused(libvirt_driver, make_instance):
+    instance = make_instance()
+    _spawn(libvirt_driver, instance)
+    libvirt_driver.pause(instance)
+    _snapshot(libvirt_driver, instance, "snap-2")
+    assert _state(libvirt_driver, instance) == power_state.PAUSED
+
+
+def test_snapshot_of_a_missing_guest_is_instance_not_found(
+    libvirt_driver, make_instance
+):
+    with pytest.raises(exception.InstanceNotFound):
+        _snapshot(libvirt_driver, make_instance(), "snap-3")

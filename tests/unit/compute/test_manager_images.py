@@ -1,0 +1,188 @@
+"""The compute manager's snapshots and backups (and rebuilds), with the
+fake driver, real Placement and the real Glance (see test_manager)."""
+
+# Tests take test_manager's ``compute`` fixture as an argument of that name.
+# ruff: noqa: F811
+
+import uuid
+
+import pytest
+from keystoneauth1 import session as ks_session
+from keystoneauth1.identity import v3
+
+from nova import context, exception, objects
+from nova.compute import task_states, vm_states
+from nova.conf import CONF
+from nova.image import glance as glance_api
+from tests.unit.compute.test_manager import (  # noqa: F401  (fixture)
+    _build,
+    _scheduled_instance,
+    compute,
+)
+
+
+@pytest.fixture
+def images(openstack_services, monkeypatch):
+    """The Glance client as nova-compute uses it (service credentials);
+    the images made through it are deleted afterwards."""
+    user = openstack_services.service_users["nova"]
+    auth = v3.Password(**user.auth_kwargs(openstack_services.auth_url))
+    monkeypatch.setattr(glance_api, "_session", ks_session.Session())
+    monkeypatch.setattr(glance_api, "_service_auth", auth)
+    CONF.set_override("region_name", openstack_services.region, group="glance")
+    client = glance_api.GlanceImageAPI()
+    made: list[str] = []
+    original_create = client.create
+
+    def create(ctxt, meta):
+        image = original_create(ctxt, meta)
+        made.append(image["id"])
+        return image
+
+    client.create = create
+    yield client
+    for image_id in made:
+        try:
+            client.delete(None, image_id)
+        except exception.ImageNotFound:
+            pass
+    CONF.clear_override("region_name", group="glance")
+
+
+def _active(compute):
+    ctxt = context.get_admin_context()
+    instance = _scheduled_instance(compute, compute._test_placement, ctxt)
+    _build(compute, ctxt, instance)
+    instance.refresh()
+    assert instance.vm_state == vm_states.ACTIVE
+    return ctxt, instance
+
+
+@pytest.fixture
+def active(compute, placement_client):
+    compute._test_placement = placement_client
+    ctxt, instance = _active(compute)
+    # The API records the action the manager's events belong to.
+    objects.InstanceAction.action_start(
+        ctxt, instance.uuid, "createImage", want_result=False
+    )
+    return ctxt, instance
+
+
+def _queued(images, ctxt, instance, name="snap", **properties):
+    return images.create(
+        ctxt,
+        {"name": name, "properties": {"instance_uuid": instance.uuid, **properties}},
+    )["id"]
+
+
+def _pending(instance, task_state=task_states.IMAGE_SNAPSHOT_PENDING):
+    instance.task_state = task_state
+    instance.save()
+    return instance
+
+
+def _events(ctxt, instance):
+    action = objects.InstanceActionList.get_by_instance_uuid(ctxt, instance.uuid)[0]
+    return [
+        (e.event, e.result)
+        for e in objects.InstanceActionEventList.get_by_action(ctxt, action.id)
+    ]
+
+
+def test_snapshot_uploads_the_disk_and_clears_the_task(compute, active, images):
+    ctxt, instance = active
+    image_id = _queued(images, ctxt, instance)
+    seen = []
+    real_save = instance.save
+
+    def recording_save(*args, **kwargs):
+        seen.append(instance.task_state)
+        return real_save(*args, **kwargs)
+
+    instance.save = recording_save
+    compute.snapshot_instance(ctxt, image_id, _pending(instance))
+    instance.refresh()
+    assert (instance.vm_state, instance.task_state) == (vm_states.ACTIVE, None)
+    assert seen[1:] == [
+        task_states.IMAGE_SNAPSHOT,
+        task_states.IMAGE_PENDING_UPLOAD,
+        task_states.IMAGE_UPLOADING,
+        None,
+    ]
+    image = images.show(ctxt, image_id)
+    assert image["status"] == "active"
+    assert (image["disk_format"], image["container_format"]) == ("raw", "bare")
+    assert image["size"] > 0
+    assert ("compute_snapshot_instance", "Success") in _events(ctxt, instance)
+
+
+def test_failed_snapshot_deletes_the_image_and_leaves_a_fault(
+    compute, active, images, monkeypatch
+):
+    ctxt, instance = active
+    image_id = _queued(images, ctxt, instance)
+
+    def broken(*args, **kwargs):
+        raise exception.HypervisorUnavailable(reason="disk unreadable")
+
+    monkeypatch.setattr(compute.driver, "snapshot", broken)
+    compute.snapshot_instance(ctxt, image_id, _pending(instance))
+    instance.refresh()
+    assert (instance.vm_state, instance.task_state) == (vm_states.ACTIVE, None)
+    with pytest.raises(exception.ImageNotFound):
+        images.show(ctxt, image_id)
+    faults = objects.InstanceFaultList.get_by_instance_uuids(ctxt, [instance.uuid])
+    assert "disk unreadable" in faults[0].message
+    assert ("compute_snapshot_instance", "Error") in _events(ctxt, instance)
+
+
+def test_snapshot_of_a_task_changed_meanwhile_does_nothing(compute, active, images):
+    ctxt, instance = active
+    image_id = _queued(images, ctxt, instance)
+    instance.task_state = task_states.REBOOTING
+    instance.save()
+    compute.snapshot_instance(ctxt, image_id, instance)
+    instance.refresh()
+    assert instance.task_state == task_states.REBOOTING
+    with pytest.raises(exception.ImageNotFound):
+        images.show(ctxt, image_id)
+
+
+def test_backup_keeps_only_the_newest_rotation(compute, active, images):
+    ctxt, instance = active
+    backup_type = f"daily-{uuid.uuid4().hex[:6]}"
+    made = []
+    for n in range(3):
+        image_id = _queued(
+            images,
+            ctxt,
+            instance,
+            name=f"b{n}",
+            image_type="backup",
+            backup_type=backup_type,
+        )
+        compute.backup_instance(
+            ctxt,
+            image_id,
+            _pending(instance, task_states.IMAGE_BACKUP),
+            backup_type,
+            2,
+        )
+        made.append(image_id)
+    instance.refresh()
+    assert instance.task_state is None
+    left = images.get_all(
+        ctxt, {"instance_uuid": instance.uuid, "backup_type": backup_type}
+    )
+    assert sorted(i["id"] for i in left) == sorted(made[1:])
+    # The newest backup has its data.
+    assert images.show(ctxt, made[-1])["status"] == "active"
+
+
+def test_restart_clears_an_interrupted_snapshot(compute, active, images):
+    ctxt, instance = active
+    _pending(instance, task_states.IMAGE_UPLOADING)
+    compute._init_instance_power(ctxt, instance)
+    instance.refresh()
+    assert instance.task_state is None
