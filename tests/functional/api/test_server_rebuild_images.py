@@ -241,3 +241,106 @@ def test_other_project_cannot_back_up(api, nova_conf, glance, flavor, compute_rp
     server = _server(nova_conf, glance.active)
     body = {"createBackup": {"name": "b", "backup_type": "daily", "rotation": 1}}
     assert fault(_action(api, server, body, token=OTHER))[:2] == ("itemNotFound", 404)
+
+
+# -- rebuild --------------------------------------------------------------------
+
+
+def _rebuild(api, server, version, token=..., **values):
+    body = {"rebuild": {"imageRef": values.pop("image"), **values}}
+    return _action(api, server, body, version=version, token=token)
+
+
+def test_rebuild_hands_the_new_image_to_the_host(
+    api, nova_conf, glance, flavor, compute_rpc
+):
+    server = _server(nova_conf, glance.active)
+    other_image = glance.needs_4g_ram
+    # m1.tiny has 512 MB: the 4 GB image does not fit the flavor.
+    response = _rebuild(api, server, "2.1", image=other_image)
+    assert fault(response)[:2] == ("badRequest", 400)
+    response = _rebuild(
+        api, server, "2.1", image=glance.active, name="renamed",
+        metadata={"k": "v"}, adminPass="s3cret",
+    )  # fmt: skip
+    assert response.status_code == 202, response.text
+    body = response.json()["server"]
+    assert body["status"] == "REBUILD"
+    assert body["name"] == "renamed"
+    assert body["metadata"] == {"k": "v"}
+    assert body["adminPass"] == "s3cret"
+    assert body["image"]["id"] == glance.active
+    # Before 2.75 the extended attributes are left out.
+    assert "OS-EXT-STS:task_state" not in body
+    ((kind, uuid, kwargs),) = compute_rpc.casts
+    assert (kind, uuid) == ("rebuild", server.uuid)
+    assert kwargs["image_ref"] == kwargs["orig_image_ref"] == glance.active
+    assert kwargs["new_pass"] == "s3cret"
+    stored = _refreshed(nova_conf, server)
+    assert (stored.task_state, stored.display_name) == ("rebuilding", "renamed")
+    assert _actions(nova_conf, server) == ["rebuild"]
+
+
+def test_rebuild_microversions_shape_the_body_and_response(
+    api, nova_conf, glance, flavor, compute_rpc
+):
+    server = _server(nova_conf, glance.active)
+    # description only from 2.19, key_name from 2.54, user_data from 2.57.
+    for version, extra in (
+        ("2.18", {"description": "d"}),
+        ("2.53", {"key_name": None}),
+        ("2.56", {"user_data": None}),
+        ("2.62", {"trusted_image_certificates": None}),
+        ("2.89", {"hostname": "new-host"}),
+        ("2.57", {"personality": []}),
+        ("2.93", {"hostname": "a.b.c"}),
+    ):
+        response = _rebuild(api, server, version, image=glance.active, **extra)
+        assert fault(response)[:2] == ("badRequest", 400), (version, extra)
+    assert compute_rpc.casts == []
+    response = _rebuild(
+        api, server, "2.94", image=glance.active, description="desc",
+        key_name=None, user_data=None, hostname="vm.example.org",
+    )  # fmt: skip
+    assert response.status_code == 202, response.text
+    body = response.json()["server"]
+    assert body["description"] == "desc"
+    assert body["OS-EXT-SRV-ATTR:hostname"] == "vm.example.org"
+    assert body["key_name"] is None and body["user_data"] is None
+    # 2.75+: the whole server, as GET shows it.
+    assert body["OS-EXT-STS:task_state"] == "rebuilding"
+    assert "adminPass" in body
+
+
+def test_rebuild_password_is_hidden_when_disabled(
+    api, nova_conf, glance, flavor, compute_rpc
+):
+    CONF.set_override("enable_instance_password", False, group="api")
+    try:
+        server = _server(nova_conf, glance.active)
+        response = _rebuild(api, server, "2.1", image=glance.active)
+        assert response.status_code == 202
+        assert "adminPass" not in response.json()["server"]
+    finally:
+        CONF.clear_override("enable_instance_password", group="api")
+
+
+def test_rebuild_refusals(api, nova_conf, glance, flavor, compute_rpc):
+    busy = _server(nova_conf, glance.active, task_state="powering-off")
+    assert fault(_rebuild(api, busy, "2.1", image=glance.active))[1] == 409
+    paused = _server(nova_conf, glance.active, vm_state="paused")
+    assert fault(_rebuild(api, paused, "2.1", image=glance.active))[1] == 409
+    locked = _server(nova_conf, glance.active, locked=True, locked_by="owner")
+    assert fault(_rebuild(api, locked, "2.1", image=glance.active))[1] == 409
+    server = _server(nova_conf, glance.active)
+    for image in (glance.queued, "00000000-0000-0000-0000-000000000000", "nope"):
+        assert fault(_rebuild(api, server, "2.1", image=image))[1] == 400, image
+    assert (
+        fault(_rebuild(api, server, "2.54", image=glance.active, key_name="nokey"))[1]
+        == 400
+    )
+    response = _rebuild(api, server, "2.1", image=glance.active, token=OTHER)
+    assert fault(response)[:2] == ("itemNotFound", 404)
+    assert compute_rpc.casts == []
+    stored = _refreshed(nova_conf, server)
+    assert (stored.task_state, stored.display_name) == (None, "in-cell")

@@ -12,6 +12,7 @@ from nova.api.openstack.compute import (
     console_output,
     create_image,
     pause_server,
+    rebuild_server,
     servers,
     suspend_server,
 )
@@ -28,6 +29,7 @@ ACTIONS = {
     "os-getConsoleOutput": console_output.get_console_output,
     "createImage": create_image.create_image,
     "createBackup": create_image.create_backup,
+    "rebuild": rebuild_server.rebuild,
 }
 
 
