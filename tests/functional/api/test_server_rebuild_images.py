@@ -344,3 +344,83 @@ def test_rebuild_refusals(api, nova_conf, glance, flavor, compute_rpc):
     assert compute_rpc.casts == []
     stored = _refreshed(nova_conf, server)
     assert (stored.task_state, stored.display_name) == (None, "in-cell")
+
+
+# -- /images and /images/{id}/metadata (proxies of Glance) ---------------------
+
+
+def test_images_proxy_lists_and_shows_until_2_35(api, nova_conf, glance):
+    listed = api.get("/v2.1/images", version="2.35")
+    assert listed.status_code == 200
+    ids = {image["id"] for image in listed.json()["images"]}
+    assert {glance.active, glance.queued} <= ids
+    detail = {i["id"]: i for i in api.get("/v2.1/images/detail").json()["images"]}
+    active = detail[glance.active]
+    assert (active["status"], active["progress"]) == ("ACTIVE", 100)
+    assert active["metadata"]["hw_disk_bus"] == "virtio"
+    assert active["OS-EXT-IMG-SIZE:size"] == 4096
+    assert [link["rel"] for link in active["links"]] == [
+        "self",
+        "bookmark",
+        "alternate",
+    ]
+    assert detail[glance.queued]["status"] == "SAVING"
+    assert detail[glance.needs_4g_ram]["minRam"] == 4096
+    big = api.get("/v2.1/images/detail?minRam=4096").json()["images"]
+    assert glance.needs_4g_ram in {i["id"] for i in big}
+    assert glance.active not in {i["id"] for i in big}
+    shown = api.get(f"/v2.1/images/{glance.active}").json()["image"]
+    assert shown == active
+    page = api.get("/v2.1/images?limit=1").json()
+    assert len(page["images"]) == 1
+    assert "marker=" in page["images_links"][0]["href"]
+    missing = api.get("/v2.1/images/00000000-0000-0000-0000-000000000000")
+    assert fault(missing)[:2] == ("itemNotFound", 404)
+    # Gone from 2.36 on.
+    for path in (
+        "/v2.1/images",
+        "/v2.1/images/detail",
+        f"/v2.1/images/{glance.active}",
+    ):
+        assert api.get(path, version="2.36").status_code == 404
+
+
+def test_image_metadata_proxy(api, nova_conf, glance, openstack_services):
+    session = openstack_services.session()
+    url = openstack_services.glance_url
+    image_id = session.post(
+        f"{url}/v2/images",
+        json={"name": "meta", "container_format": "bare", "disk_format": "raw",
+              "color": "red"},
+    ).json()["id"]  # fmt: skip
+    base = f"/v2.1/images/{image_id}/metadata"
+    try:
+        assert api.get(base).json() == {"metadata": {"color": "red"}}
+        merged = api.post(base, {"metadata": {"size_hint": "s"}}).json()
+        assert merged == {"metadata": {"color": "red", "size_hint": "s"}}
+        assert api.get(f"{base}/color").json() == {"meta": {"color": "red"}}
+        updated = api.put(f"{base}/color", {"meta": {"color": "blue"}})
+        assert updated.json() == {"meta": {"color": "blue"}}
+        mismatch = api.put(f"{base}/color", {"meta": {"shade": "x"}})
+        assert fault(mismatch)[:2] == ("badRequest", 400)
+        assert api.put(base, {"metadata": {"only": "this"}}).json() == {
+            "metadata": {"only": "this"}
+        }
+        assert api.delete(f"{base}/only").status_code == 204
+        assert api.get(base).json() == {"metadata": {}}
+        assert fault(api.get(f"{base}/only"))[:2] == ("itemNotFound", 404)
+        assert fault(api.delete(f"{base}/only"))[:2] == ("itemNotFound", 404)
+        CONF.set_override("metadata_items", 1, group="quota")
+        try:
+            over = api.post(base, {"metadata": {"a": "1", "b": "2"}})
+            assert fault(over)[:2] == ("forbidden", 403)
+        finally:
+            CONF.clear_override("metadata_items", group="quota")
+        assert api.get(base).json() == {"metadata": {}}
+        assert api.get(base, version="2.39").status_code == 404
+        # Deleting through the proxy deletes in Glance.
+        assert api.delete(f"/v2.1/images/{image_id}").status_code == 204
+        gone = session.get(f"{url}/v2/images/{image_id}", raise_exc=False)
+        assert gone.status_code == 404
+    finally:
+        session.delete(f"{url}/v2/images/{image_id}", raise_exc=False)
