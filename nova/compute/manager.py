@@ -444,13 +444,7 @@ class ComputeManager(manager.Manager):
     def _fail_build(self, context, instance, exc: BaseException) -> None:
         """ERROR with a fault; the guest and the allocations go."""
         self._clean_up_guest(context, instance)
-        try:
-            compute_utils.add_instance_fault_from_exc(context, instance, exc, self.host)
-            instance.vm_state = vm_states.ERROR
-            instance.task_state = None
-            instance.save()
-        except (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError):
-            LOG.info("Instance %s was deleted during its failed build", instance.uuid)
+        self._end_task_with_fault(context, instance, exc, vm_states.ERROR)
 
     def _clean_up_guest(self, context, instance) -> None:
         try:
@@ -673,6 +667,8 @@ class ComputeManager(manager.Manager):
                 self._end_task_with_fault(context, instance, exc, vm_states.ERROR)
 
     def _end_task_with_fault(self, context, instance, exc, vm_state: str) -> None:
+        """Record ``exc`` as the instance's fault, end its task in
+        ``vm_state``; an instance deleted meanwhile is let go."""
         try:
             compute_utils.add_instance_fault_from_exc(context, instance, exc, self.host)
             instance.vm_state = vm_state

@@ -96,3 +96,35 @@ def test_backup_rotation(cloud, server):
     finally:
         for image_id in made:
             cloud.openstack("image", "delete", image_id, json_output=False)
+
+
+def test_images_through_the_compute_proxy_with_openstacksdk(cloud, tmp_path):
+    import openstack
+    from openstack import config as sdk_config
+
+    data = tmp_path / "proxy.raw"
+    data.write_bytes(b"\0" * 4096)
+    name = _unique("proxied")
+    image = cloud.openstack(
+        "image", "create", "--disk-format", "raw", "--container-format", "bare",
+        "--property", "color=red", "--file", str(data), name,
+        cloud=cloud.services.demo_cloud,
+    )  # fmt: skip
+    try:
+        region = sdk_config.OpenStackConfig(
+            config_files=[str(cloud.services.clouds_yaml)]
+        ).get_one(cloud=cloud.services.demo_cloud)
+        conn = openstack.connection.Connection(config=region)
+        # The SDK's compute images are the Compute API's /images proxy.
+        listed = {i.id: i for i in conn.compute.images(details=True)}
+        assert listed[image["id"]].name == name
+        assert listed[image["id"]].metadata["color"] == "red"
+        assert listed[image["id"]].status == "ACTIVE"
+        conn.compute.set_image_metadata(image["id"], size="small")
+        shown = conn.compute.get_image(image["id"])
+        assert shown.metadata["size"] == "small"
+        conn.compute.delete_image(image["id"])
+        assert image["id"] not in {i.id for i in conn.compute.images()}
+    finally:
+        if image["id"] in {i["ID"] for i in cloud.openstack("image", "list")}:
+            cloud.openstack("image", "delete", image["id"], json_output=False)
