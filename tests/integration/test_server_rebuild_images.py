@@ -120,9 +120,9 @@ def test_images_through_the_compute_proxy_with_openstacksdk(cloud, tmp_path):
         assert listed[image["id"]].name == name
         assert listed[image["id"]].metadata["color"] == "red"
         assert listed[image["id"]].status == "ACTIVE"
-        conn.compute.set_image_metadata(image["id"], size="small")
+        conn.compute.set_image_metadata(image["id"], tier="small")
         shown = conn.compute.get_image(image["id"])
-        assert shown.metadata["size"] == "small"
+        assert shown.metadata["tier"] == "small"
         conn.compute.delete_image(image["id"])
         assert image["id"] not in {i.id for i in conn.compute.images()}
     finally:
