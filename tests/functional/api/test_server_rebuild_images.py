@@ -369,6 +369,9 @@ def test_images_proxy_lists_and_shows_until_2_35(api, nova_conf, glance):
     big = api.get("/v2.1/images/detail?minRam=4096").json()["images"]
     assert glance.needs_4g_ram in {i["id"] for i in big}
     assert glance.active not in {i["id"] for i in big}
+    by_property = api.get("/v2.1/images?property-hw_disk_bus=virtio").json()
+    assert glance.active in {i["id"] for i in by_property["images"]}
+    assert glance.queued not in {i["id"] for i in by_property["images"]}
     shown = api.get(f"/v2.1/images/{glance.active}").json()["image"]
     assert shown == active
     page = api.get("/v2.1/images?limit=1").json()

@@ -92,6 +92,19 @@ def _images(req: Request) -> list[dict]:
     filters = {
         glance: req.GET[ours] for ours, glance in _FILTERS.items() if ours in req.GET
     }
+    # Any image property: property-<name>=<value>.
+    filters.update(
+        {
+            name.removeprefix("property-"): value
+            for name, value in req.GET.items()
+            if name.startswith("property-")
+        }
+    )
+    if "instance_uuid" in filters:
+        # server may be given as the server's URL.
+        filters["instance_uuid"] = (
+            filters["instance_uuid"].rstrip("/").rsplit("/", 1)[-1]
+        )
     if "limit" in filters:
         filters["limit"] = min(int(filters["limit"]), CONF.api.max_limit)
     if "changes-since" in req.GET:
