@@ -770,6 +770,14 @@ class ComputeManager(manager.Manager):
                              instance.uuid)  # fmt: skip
                 with self._snapshots:
                     self.driver.snapshot(context, instance, image_id, update_task_state)
+            except exception.ImageNotFound:
+                # Its owner deleted the image meanwhile: nothing went wrong
+                # with the server.
+                LOG.info("Image %s was deleted during the snapshot of %s",
+                         image_id, instance.uuid)  # fmt: skip
+                instance.task_state = None
+                instance.save(expected_task_state=IMAGE_TASK_STATES)
+                return False
             except BaseException:
                 self._delete_unfinished_image(context, image_id)
                 raise

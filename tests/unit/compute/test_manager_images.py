@@ -137,6 +137,24 @@ def test_failed_snapshot_deletes_the_image_and_leaves_a_fault(
     assert ("compute_snapshot_instance", "Error") in _events(ctxt, instance)
 
 
+def test_image_deleted_during_the_snapshot_is_no_fault(
+    compute, active, images, monkeypatch
+):
+    ctxt, instance = active
+    image_id = _queued(images, ctxt, instance)
+    real_snapshot = compute.driver.snapshot
+
+    def deleted_first(context, inst, image, update_task_state):
+        images.delete(ctxt, image)
+        real_snapshot(context, inst, image, update_task_state)
+
+    monkeypatch.setattr(compute.driver, "snapshot", deleted_first)
+    compute.snapshot_instance(ctxt, image_id, _pending(instance))
+    instance.refresh()
+    assert (instance.vm_state, instance.task_state) == (vm_states.ACTIVE, None)
+    assert not objects.InstanceFaultList.get_by_instance_uuids(ctxt, [instance.uuid])
+
+
 def test_snapshot_of_a_task_changed_meanwhile_does_nothing(compute, active, images):
     ctxt, instance = active
     image_id = _queued(images, ctxt, instance)
