@@ -436,8 +436,8 @@ class ImageUploadFailed(NovaException):
     msg_fmt = "Could not upload the data of image %(image_id)s: %(reason)s"
 
 
-class InstanceSnapshotFailed(NovaException):
-    msg_fmt = "Failed to snapshot instance %(instance_uuid)s: %(reason)s"
+class ImageUnacceptable(Invalid):
+    msg_fmt = "Image %(image_id)s is unacceptable: %(reason)s"
 
 
 class InvalidBDMFormat(Invalid):

@@ -164,6 +164,9 @@ SNAPSHOT_VM_STATES = (
     vm_states.SUSPENDED,
 )
 
+# States from which a server may be rebuilt.
+REBUILD_VM_STATES = (vm_states.ACTIVE, vm_states.STOPPED, vm_states.ERROR)
+
 # What a hard reboot may interrupt, as upstream: a stuck soft reboot or an
 # operation that hung in the guest.
 HARD_REBOOT_TASK_STATES = (
@@ -1620,6 +1623,72 @@ class API:
             raise exception.Invalid(
                 f"Host '{host}' is not in availability zone '{zone}'."
             )
+
+    # -- rebuild --------------------------------------------------------------
+
+    def rebuild(
+        self,
+        context,
+        instance,
+        image_href: str,
+        admin_password: str | None,
+        files_to_inject=None,
+        preserve_ephemeral: bool = False,
+        **changes,
+    ):
+        """Re-create the server's guest from ``image_href`` on its host
+        (``rebuild``); the instance as it now stands (REBUILD).
+
+        ``changes`` are instance fields the request sets (``display_name``,
+        ``metadata``, ``key_name`` with None removing the key, ``user_data``,
+        ``hostname``, ...). The image's fitness for the host is checked by
+        the compute host when the image changes.
+        """
+        cctxt, cell_instance = self._on_host(
+            context,
+            instance,
+            instance_actions.REBUILD,
+            server_policies.SERVERS % "rebuild",
+        )
+        self._check_lock(cell_instance)
+        check_instance_state(
+            cell_instance, instance_actions.REBUILD, REBUILD_VM_STATES, (None,)
+        )
+        image = self._get_image(context, image_href)
+        self._check_flavor_fits_image(context, cell_instance.flavor, image)
+        if "metadata" in changes:
+            check_metadata_quota(context, changes["metadata"])
+        if "key_name" in changes:
+            changes["key_data"] = self._key_data(context, changes["key_name"])
+        orig_image_ref = cell_instance.image_ref
+        orig_sys_metadata = dict(cell_instance.system_metadata)
+        if image_href != orig_image_ref:
+            # The instance remembers the new image from now on.
+            system_metadata = {
+                k: v for k, v in orig_sys_metadata.items() if not k.startswith("image_")
+            }
+            system_metadata.update(image_system_metadata(image))
+            cell_instance.system_metadata = system_metadata
+            cell_instance.image_ref = image_href
+        for name, value in changes.items():
+            setattr(cell_instance, name, value)
+        cell_instance.task_state = task_states.REBUILDING
+        cell_instance.progress = 0
+        cell_instance.save(expected_task_state=[None])
+        objects.InstanceAction.action_start(
+            cctxt, cell_instance.uuid, instance_actions.REBUILD, want_result=False
+        )
+        self._compute_rpcapi().rebuild_instance(
+            cctxt,
+            cell_instance,
+            orig_image_ref=orig_image_ref,
+            image_ref=image_href,
+            orig_sys_metadata=orig_sys_metadata,
+            injected_files=files_to_inject or [],
+            new_pass=admin_password,
+            preserve_ephemeral=preserve_ephemeral,
+        )
+        return cell_instance
 
     def get_console_output(self, context, instance, tail_length=None) -> str:
         """The server's console log, from its host."""

@@ -18,6 +18,7 @@ import dataclasses
 import datetime
 import json
 import threading
+import types
 
 import oslo_messaging
 from oslo_log import log as logging
@@ -38,7 +39,7 @@ from nova.compute.resource_tracker import ResourceTracker
 from nova.conductor import rpcapi as conductor_rpcapi
 from nova.image import api as image_api
 from nova.objects import base as objects_base
-from nova.scheduler.filters import affinity_filter
+from nova.scheduler.filters import affinity_filter, image_props_filter
 from nova.virt import driver as virt_driver
 
 CONF = nova.conf.CONF
@@ -46,6 +47,7 @@ LOG = logging.getLogger(__name__)
 
 BUILD_EVENT = "compute_build_and_run_instance"
 TERMINATE_EVENT = "compute_terminate_instance"
+REBUILD_EVENT = "compute_rebuild_instance"
 # Used when [DEFAULT] update_resources_interval is 0.
 DEFAULT_RESOURCES_INTERVAL = 60
 CONSOLE_TOKEN_CLEANUP_INTERVAL = 600
@@ -525,13 +527,7 @@ class ComputeManager(manager.Manager):
     def _fail_build(self, context, instance, exc: BaseException) -> None:
         """ERROR with a fault; the guest and the allocations go."""
         self._clean_up_guest(context, instance)
-        try:
-            compute_utils.add_instance_fault_from_exc(context, instance, exc, self.host)
-            instance.vm_state = vm_states.ERROR
-            instance.task_state = None
-            instance.save()
-        except (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError):
-            LOG.info("Instance %s was deleted during its failed build", instance.uuid)
+        self._end_task_with_fault(context, instance, exc, vm_states.ERROR)
 
     def _clean_up_guest(self, context, instance) -> None:
         try:
@@ -751,6 +747,118 @@ class ComputeManager(manager.Manager):
             self.driver.resume(context, instance, [])
             self._finish_power_action(instance, vm_states.ACTIVE, task_states.RESUMING)
 
+    # -- rebuild --------------------------------------------------------------
+
+    def rebuild_instance(
+        self,
+        context,
+        instance,
+        orig_image_ref,
+        image_ref,
+        orig_sys_metadata,
+        injected_files=None,
+        new_pass=None,
+        preserve_ephemeral=False,
+    ) -> None:
+        """Destroy the guest and spawn it again from ``image_ref``.
+
+        A changed image must suit this host (ImagePropertiesFilter's
+        rule): if not, the instance gets its old image back, a fault, and
+        keeps its state. A failed spawn leaves the instance in ERROR.
+        """
+        with self._instance_lock(instance.uuid):
+            try:
+                with compute_utils.EventReporter(
+                    context, REBUILD_EVENT, self.host, instance.uuid
+                ):
+                    self._rebuild(
+                        context,
+                        instance,
+                        orig_image_ref,
+                        image_ref,
+                        orig_sys_metadata,
+                        injected_files,
+                        new_pass,
+                    )
+            except (
+                exception.InstanceNotFound,
+                exception.UnexpectedDeletingTaskStateError,
+            ):
+                LOG.info("Instance %s was deleted during its rebuild", instance.uuid)
+            except exception.ImageUnacceptable as exc:
+                LOG.warning("Rebuild of %s refused: %s", instance.uuid, exc)
+                instance.image_ref = orig_image_ref
+                instance.system_metadata = orig_sys_metadata
+                self._end_task_with_fault(context, instance, exc, instance.vm_state)
+            except Exception as exc:  # the guest is gone: ERROR with a fault
+                LOG.exception("Rebuild of instance %s failed", instance.uuid)
+                self._end_task_with_fault(context, instance, exc, vm_states.ERROR)
+
+    def _end_task_with_fault(self, context, instance, exc, vm_state: str) -> None:
+        """Record ``exc`` as the instance's fault, end its task in
+        ``vm_state``; an instance deleted meanwhile is let go."""
+        try:
+            compute_utils.add_instance_fault_from_exc(context, instance, exc, self.host)
+            instance.vm_state = vm_state
+            instance.task_state = None
+            instance.save()
+        except (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError):
+            LOG.info("Instance %s was deleted meanwhile", instance.uuid)
+
+    def _check_image_fits_host(self, image, instance) -> None:
+        """:raises ImageUnacceptable: the host cannot run what the image
+        asks for (architecture, hypervisor type, VM mode)."""
+        node = instance.node or self.host
+        supported = self.driver.get_available_resource(node).get(
+            "supported_instances", []
+        )
+        host_state = types.SimpleNamespace(supported_instances=supported)
+        spec = objects.RequestSpec(image=objects.ImageMeta.from_dict(image))
+        if not image_props_filter.ImagePropertiesFilter().host_passes(host_state, spec):
+            raise exception.ImageUnacceptable(
+                image_id=image.get("id"),
+                reason=f"host {self.host} cannot run the image's architecture, "
+                "hypervisor type or VM mode",
+            )
+
+    def _rebuild(
+        self,
+        context,
+        instance,
+        orig_image_ref,
+        image_ref,
+        orig_sys_metadata,
+        injected_files,
+        new_pass,
+    ) -> None:
+        image = image_api.get_image_api().show(context, image_ref)
+        if image_ref != orig_image_ref:
+            self._check_image_fits_host(image, instance)
+        was_stopped = instance.vm_state == vm_states.STOPPED
+        allocations = self._allocations(context, instance, None)
+        self.driver.destroy(context, instance)
+        instance.power_state = power_state.NOSTATE
+        instance.task_state = task_states.REBUILD_BLOCK_DEVICE_MAPPING
+        instance.save(expected_task_state=task_states.REBUILDING)
+        instance.task_state = task_states.REBUILD_SPAWNING
+        instance.save(expected_task_state=task_states.REBUILD_BLOCK_DEVICE_MAPPING)
+        self.driver.spawn(
+            context,
+            instance,
+            objects.ImageMeta.from_dict(image),
+            injected_files or [],
+            new_pass,
+            allocations,
+            network_info=[],
+            power_on=not was_stopped,
+        )
+        instance.power_state = self._current_power_state(instance)
+        instance.vm_state = vm_states.STOPPED if was_stopped else vm_states.ACTIVE
+        instance.task_state = None
+        instance.launched_at = objects_base.utcnow()
+        instance.save(expected_task_state=task_states.REBUILD_SPAWNING)
+        LOG.info("Instance %s rebuilt from image %s", instance.uuid, image_ref)
+
     # -- snapshots and backups ------------------------------------------------
 
     def snapshot_instance(self, context, image_id: str, instance) -> None:
@@ -790,6 +898,14 @@ class ComputeManager(manager.Manager):
                              instance.uuid)  # fmt: skip
                 with self._snapshots:
                     self.driver.snapshot(context, instance, image_id, update_task_state)
+            except exception.ImageNotFound:
+                # Its owner deleted the image meanwhile: nothing went wrong
+                # with the server.
+                LOG.info("Image %s was deleted during the snapshot of %s",
+                         image_id, instance.uuid)  # fmt: skip
+                instance.task_state = None
+                instance.save(expected_task_state=IMAGE_TASK_STATES)
+                return False
             except BaseException:
                 self._delete_unfinished_image(context, image_id)
                 raise
@@ -1272,10 +1388,24 @@ class ComputeManager(manager.Manager):
             task_states.UNRESCUING,
             task_states.SHELVING_OFFLOADING,
             *SHELVING_TASK_STATES,
+            task_states.REBUILDING,
         ):
             LOG.info("Clearing interrupted task %s of %s", task, instance.uuid)
             instance.task_state = None
             instance.save(expected_task_state=task)
+        elif task in (
+            task_states.REBUILD_BLOCK_DEVICE_MAPPING,
+            task_states.REBUILD_SPAWNING,
+        ):
+            # The old guest is gone and the new one was never finished.
+            self._end_task_with_fault(
+                context,
+                instance,
+                exception.NovaException(
+                    "the compute service restarted during the rebuild"
+                ),
+                vm_states.ERROR,
+            )
         elif (
             task is None
             and instance.vm_state == vm_states.ACTIVE

@@ -313,3 +313,29 @@ class ComputeAPI(rpc.RPCAPI):
             backup_type=backup_type,
             rotation=rotation,
         )
+
+    def rebuild_instance(
+        self,
+        context,
+        instance,
+        orig_image_ref: str | None,
+        image_ref: str,
+        orig_sys_metadata: dict,
+        injected_files=None,
+        new_pass: str | None = None,
+        preserve_ephemeral: bool = False,
+    ) -> None:
+        """Destroy the guest and spawn it again from ``image_ref`` on the
+        instance's host; a changed image is first checked against the host
+        (``orig_*`` restore the instance if it does not fit)."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
+            context,
+            "rebuild_instance",
+            instance=instance,
+            orig_image_ref=orig_image_ref,
+            image_ref=image_ref,
+            orig_sys_metadata=orig_sys_metadata,
+            injected_files=injected_files,
+            new_pass=new_pass,
+            preserve_ephemeral=preserve_ephemeral,
+        )

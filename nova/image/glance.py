@@ -298,11 +298,13 @@ class GlanceImageAPI(api.ImageAPI):
 
     def update(self, context, image_id: str, changes: dict[str, Any]) -> api.ImageDict:
         """Set (or, with None, remove) top-level attributes and properties
-        by a JSON patch."""
+        by a JSON patch; keys Glance guards itself are left alone."""
         current = self.show(context, image_id)
         known = {**current["properties"], **current}
         patch = []
         for key, value in changes.items():
+            if not _writable(key):
+                continue
             pointer = f"/{key}"
             if value is None:
                 if key in known:

@@ -241,3 +241,189 @@ def test_other_project_cannot_back_up(api, nova_conf, glance, flavor, compute_rp
     server = _server(nova_conf, glance.active)
     body = {"createBackup": {"name": "b", "backup_type": "daily", "rotation": 1}}
     assert fault(_action(api, server, body, token=OTHER))[:2] == ("itemNotFound", 404)
+
+
+# -- rebuild --------------------------------------------------------------------
+
+
+def _rebuild(api, server, version, token=..., **values):
+    body = {"rebuild": {"imageRef": values.pop("image"), **values}}
+    return _action(api, server, body, version=version, token=token)
+
+
+def test_rebuild_hands_the_new_image_to_the_host(
+    api, nova_conf, glance, flavor, compute_rpc
+):
+    server = _server(nova_conf, glance.active)
+    other_image = glance.needs_4g_ram
+    # m1.tiny has 512 MB: the 4 GB image does not fit the flavor.
+    response = _rebuild(api, server, "2.1", image=other_image)
+    assert fault(response)[:2] == ("badRequest", 400)
+    response = _rebuild(
+        api, server, "2.1", image=glance.active, name="renamed",
+        metadata={"k": "v"}, adminPass="s3cret",
+    )  # fmt: skip
+    assert response.status_code == 202, response.text
+    body = response.json()["server"]
+    assert body["status"] == "REBUILD"
+    assert body["name"] == "renamed"
+    assert body["metadata"] == {"k": "v"}
+    assert body["adminPass"] == "s3cret"
+    assert body["image"]["id"] == glance.active
+    # Before 2.75 the extended attributes are left out.
+    assert "OS-EXT-STS:task_state" not in body
+    ((kind, uuid, kwargs),) = compute_rpc.casts
+    assert (kind, uuid) == ("rebuild", server.uuid)
+    assert kwargs["image_ref"] == kwargs["orig_image_ref"] == glance.active
+    assert kwargs["new_pass"] == "s3cret"
+    stored = _refreshed(nova_conf, server)
+    assert (stored.task_state, stored.display_name) == ("rebuilding", "renamed")
+    assert _actions(nova_conf, server) == ["rebuild"]
+
+
+def test_rebuild_microversions_shape_the_body_and_response(
+    api, nova_conf, glance, flavor, compute_rpc
+):
+    server = _server(nova_conf, glance.active)
+    # description only from 2.19, key_name from 2.54, user_data from 2.57.
+    for version, extra in (
+        ("2.18", {"description": "d"}),
+        ("2.53", {"key_name": None}),
+        ("2.56", {"user_data": None}),
+        ("2.62", {"trusted_image_certificates": None}),
+        ("2.89", {"hostname": "new-host"}),
+        ("2.57", {"personality": []}),
+        ("2.93", {"hostname": "a.b.c"}),
+    ):
+        response = _rebuild(api, server, version, image=glance.active, **extra)
+        assert fault(response)[:2] == ("badRequest", 400), (version, extra)
+    assert compute_rpc.casts == []
+    response = _rebuild(
+        api, server, "2.94", image=glance.active, description="desc",
+        key_name=None, user_data=None, hostname="vm.example.org",
+    )  # fmt: skip
+    assert response.status_code == 202, response.text
+    body = response.json()["server"]
+    assert body["description"] == "desc"
+    assert body["OS-EXT-SRV-ATTR:hostname"] == "vm.example.org"
+    assert body["key_name"] is None and body["user_data"] is None
+    # 2.75+: the whole server, as GET shows it.
+    assert body["OS-EXT-STS:task_state"] == "rebuilding"
+    assert "adminPass" in body
+
+
+def test_rebuild_password_is_hidden_when_disabled(
+    api, nova_conf, glance, flavor, compute_rpc
+):
+    CONF.set_override("enable_instance_password", False, group="api")
+    try:
+        server = _server(nova_conf, glance.active)
+        response = _rebuild(api, server, "2.1", image=glance.active)
+        assert response.status_code == 202
+        assert "adminPass" not in response.json()["server"]
+    finally:
+        CONF.clear_override("enable_instance_password", group="api")
+
+
+def test_rebuild_refusals(api, nova_conf, glance, flavor, compute_rpc):
+    busy = _server(nova_conf, glance.active, task_state="powering-off")
+    assert fault(_rebuild(api, busy, "2.1", image=glance.active))[1] == 409
+    paused = _server(nova_conf, glance.active, vm_state="paused")
+    assert fault(_rebuild(api, paused, "2.1", image=glance.active))[1] == 409
+    locked = _server(nova_conf, glance.active, locked=True, locked_by="owner")
+    assert fault(_rebuild(api, locked, "2.1", image=glance.active))[1] == 409
+    server = _server(nova_conf, glance.active)
+    for image in (glance.queued, "00000000-0000-0000-0000-000000000000", "nope"):
+        assert fault(_rebuild(api, server, "2.1", image=image))[1] == 400, image
+    assert (
+        fault(_rebuild(api, server, "2.54", image=glance.active, key_name="nokey"))[1]
+        == 400
+    )
+    response = _rebuild(api, server, "2.1", image=glance.active, token=OTHER)
+    assert fault(response)[:2] == ("itemNotFound", 404)
+    assert compute_rpc.casts == []
+    stored = _refreshed(nova_conf, server)
+    assert (stored.task_state, stored.display_name) == (None, "in-cell")
+
+
+# -- /images and /images/{id}/metadata (proxies of Glance) ---------------------
+
+
+def test_images_proxy_lists_and_shows_until_2_35(api, nova_conf, glance):
+    listed = api.get("/v2.1/images", version="2.35")
+    assert listed.status_code == 200
+    ids = {image["id"] for image in listed.json()["images"]}
+    assert {glance.active, glance.queued} <= ids
+    detail = {i["id"]: i for i in api.get("/v2.1/images/detail").json()["images"]}
+    active = detail[glance.active]
+    assert (active["status"], active["progress"]) == ("ACTIVE", 100)
+    assert active["metadata"]["hw_disk_bus"] == "virtio"
+    assert active["OS-EXT-IMG-SIZE:size"] == 4096
+    assert [link["rel"] for link in active["links"]] == [
+        "self",
+        "bookmark",
+        "alternate",
+    ]
+    assert detail[glance.queued]["status"] == "SAVING"
+    assert detail[glance.needs_4g_ram]["minRam"] == 4096
+    big = api.get("/v2.1/images/detail?minRam=4096").json()["images"]
+    assert glance.needs_4g_ram in {i["id"] for i in big}
+    assert glance.active not in {i["id"] for i in big}
+    by_property = api.get("/v2.1/images?property-hw_disk_bus=virtio").json()
+    assert glance.active in {i["id"] for i in by_property["images"]}
+    assert glance.queued not in {i["id"] for i in by_property["images"]}
+    shown = api.get(f"/v2.1/images/{glance.active}").json()["image"]
+    assert shown == active
+    page = api.get("/v2.1/images?limit=1").json()
+    assert len(page["images"]) == 1
+    assert "marker=" in page["images_links"][0]["href"]
+    missing = api.get("/v2.1/images/00000000-0000-0000-0000-000000000000")
+    assert fault(missing)[:2] == ("itemNotFound", 404)
+    # Gone from 2.36 on.
+    for path in (
+        "/v2.1/images",
+        "/v2.1/images/detail",
+        f"/v2.1/images/{glance.active}",
+    ):
+        assert api.get(path, version="2.36").status_code == 404
+
+
+def test_image_metadata_proxy(api, nova_conf, glance, openstack_services):
+    session = openstack_services.session()
+    url = openstack_services.glance_url
+    image_id = session.post(
+        f"{url}/v2/images",
+        json={"name": "meta", "container_format": "bare", "disk_format": "raw",
+              "color": "red"},
+    ).json()["id"]  # fmt: skip
+    base = f"/v2.1/images/{image_id}/metadata"
+    try:
+        assert api.get(base).json() == {"metadata": {"color": "red"}}
+        merged = api.post(base, {"metadata": {"size_hint": "s"}}).json()
+        assert merged == {"metadata": {"color": "red", "size_hint": "s"}}
+        assert api.get(f"{base}/color").json() == {"meta": {"color": "red"}}
+        updated = api.put(f"{base}/color", {"meta": {"color": "blue"}})
+        assert updated.json() == {"meta": {"color": "blue"}}
+        mismatch = api.put(f"{base}/color", {"meta": {"shade": "x"}})
+        assert fault(mismatch)[:2] == ("badRequest", 400)
+        assert api.put(base, {"metadata": {"only": "this"}}).json() == {
+            "metadata": {"only": "this"}
+        }
+        assert api.delete(f"{base}/only").status_code == 204
+        assert api.get(base).json() == {"metadata": {}}
+        assert fault(api.get(f"{base}/only"))[:2] == ("itemNotFound", 404)
+        assert fault(api.delete(f"{base}/only"))[:2] == ("itemNotFound", 404)
+        CONF.set_override("metadata_items", 1, group="quota")
+        try:
+            over = api.post(base, {"metadata": {"a": "1", "b": "2"}})
+            assert fault(over)[:2] == ("forbidden", 403)
+        finally:
+            CONF.clear_override("metadata_items", group="quota")
+        assert api.get(base).json() == {"metadata": {}}
+        assert api.get(base, version="2.39").status_code == 404
+        # Deleting through the proxy deletes in Glance.
+        assert api.delete(f"/v2.1/images/{image_id}").status_code == 204
+        gone = session.get(f"{url}/v2/images/{image_id}", raise_exc=False)
+        assert gone.status_code == 404
+    finally:
+        session.delete(f"{url}/v2/images/{image_id}", raise_exc=False)

@@ -11,7 +11,7 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
 from nova import context, exception, objects
-from nova.compute import task_states, vm_states
+from nova.compute import power_state, task_states, vm_states
 from nova.conf import CONF
 from nova.image import glance as glance_api
 from tests.unit.compute.test_manager import (  # noqa: F401  (fixture)
@@ -137,6 +137,24 @@ def test_failed_snapshot_deletes_the_image_and_leaves_a_fault(
     assert ("compute_snapshot_instance", "Error") in _events(ctxt, instance)
 
 
+def test_image_deleted_during_the_snapshot_is_no_fault(
+    compute, active, images, monkeypatch
+):
+    ctxt, instance = active
+    image_id = _queued(images, ctxt, instance)
+    real_snapshot = compute.driver.snapshot
+
+    def deleted_first(context, inst, image, update_task_state):
+        images.delete(ctxt, image)
+        real_snapshot(context, inst, image, update_task_state)
+
+    monkeypatch.setattr(compute.driver, "snapshot", deleted_first)
+    compute.snapshot_instance(ctxt, image_id, _pending(instance))
+    instance.refresh()
+    assert (instance.vm_state, instance.task_state) == (vm_states.ACTIVE, None)
+    assert not objects.InstanceFaultList.get_by_instance_uuids(ctxt, [instance.uuid])
+
+
 def test_snapshot_of_a_task_changed_meanwhile_does_nothing(compute, active, images):
     ctxt, instance = active
     image_id = _queued(images, ctxt, instance)
@@ -186,3 +204,100 @@ def test_restart_clears_an_interrupted_snapshot(compute, active, images):
     compute._init_instance_power(ctxt, instance)
     instance.refresh()
     assert instance.task_state is None
+
+
+# -- rebuild --------------------------------------------------------------------
+
+
+def _image(images, ctxt, **properties):
+    image = images.create(
+        ctxt,
+        {
+            "name": "rebuild-image",
+            "disk_format": "raw",
+            "container_format": "bare",
+            "properties": properties,
+        },
+    )
+    images.upload(ctxt, image["id"], b"x" * 512)
+    return image["id"]
+
+
+def _rebuilding(instance, image_id):
+    orig = (instance.image_ref, dict(instance.system_metadata))
+    instance.image_ref = image_id
+    instance.system_metadata = {"image_base_image_ref": image_id}
+    instance.task_state = task_states.REBUILDING
+    instance.save()
+    return orig
+
+
+def _rebuild(compute, ctxt, instance, image_id, orig):
+    compute.rebuild_instance(
+        ctxt,
+        instance,
+        orig_image_ref=orig[0],
+        image_ref=image_id,
+        orig_sys_metadata=orig[1],
+        new_pass="pw",
+    )
+    instance.refresh()
+
+
+def test_rebuild_respawns_the_guest(compute, active, images, monkeypatch):
+    ctxt, instance = active
+    image_id = _image(images, ctxt)
+    spawned = []
+    real_spawn = compute.driver.spawn
+
+    def spawn(context, inst, image_meta, *args, **kwargs):
+        spawned.append((image_meta.id, inst.task_state, kwargs.get("power_on")))
+        return real_spawn(context, inst, image_meta, *args, **kwargs)
+
+    monkeypatch.setattr(compute.driver, "spawn", spawn)
+    _rebuild(compute, ctxt, instance, image_id, _rebuilding(instance, image_id))
+    assert (instance.vm_state, instance.task_state) == (vm_states.ACTIVE, None)
+    assert instance.power_state == power_state.RUNNING
+    assert instance.image_ref == image_id
+    assert spawned == [(image_id, task_states.REBUILD_SPAWNING, True)]
+    assert ("compute_rebuild_instance", "Success") in _events(ctxt, instance)
+
+
+def test_rebuild_of_a_stopped_server_leaves_it_stopped(compute, active, images):
+    ctxt, instance = active
+    compute.driver.power_off(instance)
+    instance.vm_state = vm_states.STOPPED
+    instance.save()
+    image_id = _image(images, ctxt)
+    _rebuild(compute, ctxt, instance, image_id, _rebuilding(instance, image_id))
+    assert (instance.vm_state, instance.task_state) == (vm_states.STOPPED, None)
+    assert compute.driver.get_info(instance).state == power_state.SHUTDOWN
+
+
+def test_rebuild_to_an_image_the_host_cannot_run_is_refused(compute, active, images):
+    ctxt, instance = active
+    old_image = instance.image_ref
+    image_id = _image(images, ctxt, hw_architecture="s390x")
+    _rebuild(compute, ctxt, instance, image_id, _rebuilding(instance, image_id))
+    # Nothing was destroyed: the server keeps its state and its old image.
+    assert (instance.vm_state, instance.task_state) == (vm_states.ACTIVE, None)
+    assert instance.image_ref == old_image
+    assert compute.driver.get_info(instance).state == power_state.RUNNING
+    faults = objects.InstanceFaultList.get_by_instance_uuids(ctxt, [instance.uuid])
+    assert "architecture" in faults[0].message
+    assert ("compute_rebuild_instance", "Error") in _events(ctxt, instance)
+
+
+def test_failed_rebuild_spawn_is_error_with_a_fault(
+    compute, active, images, monkeypatch
+):
+    ctxt, instance = active
+    image_id = _image(images, ctxt)
+    CONF.set_override("fail_spawn", True, group="fake_driver")
+    try:
+        _rebuild(compute, ctxt, instance, image_id, _rebuilding(instance, image_id))
+    finally:
+        CONF.clear_override("fail_spawn", group="fake_driver")
+    assert (instance.vm_state, instance.task_state) == (vm_states.ERROR, None)
+    faults = objects.InstanceFaultList.get_by_instance_uuids(ctxt, [instance.uuid])
+    assert "fail spawns" in faults[0].message

@@ -100,18 +100,25 @@ class _Response:
     def __init__(self, status_code, body=None):
         self.status_code = status_code
         self._body = body
+        self.text = str(body)
 
     def json(self):
         return self._body
 
 
 class _Adapter:
+    """keystoneauth1's Adapter as the client calls it, answering with one
+    response and remembering the last request."""
+
     def __init__(self, response):
         self.response = response
 
-    def get(self, url, **kwargs):
-        self.url = url
+    def request(self, url, method, **kwargs):
+        self.url, self.method, self.kwargs = url, method, kwargs
         return self.response
+
+    def get(self, url, **kwargs):
+        return self.request(url, "GET", **kwargs)
 
 
 @pytest.mark.parametrize("status", [403, 404])
@@ -135,3 +142,48 @@ def test_glance_errors_are_service_unavailable(monkeypatch):
     monkeypatch.setattr(api, "_adapter", lambda context: _Adapter(_Response(500)))
     with pytest.raises(exception.ImageServiceUnavailable):
         api.show(None, "img1")
+
+
+def test_create_leaves_out_what_glance_sets_itself(monkeypatch):
+    api = glance.GlanceImageAPI()
+    adapter = _Adapter(_Response(201, GLANCE_IMAGE))
+    monkeypatch.setattr(api, "_adapter", lambda context: adapter)
+    api.create(
+        None,
+        {
+            "name": "snap",
+            "status": "active",
+            "size": 5,
+            "min_disk": 1,
+            "properties": {
+                "os_glance_import_task": "x",
+                "stores": "file",
+                "hw_disk_bus": "virtio",
+                "hw_cpu_cores": 2,
+                "unset": None,
+            },
+        },
+    )
+    assert (adapter.method, adapter.url) == ("POST", "/images")
+    assert adapter.kwargs["json"] == {
+        "name": "snap",
+        "min_disk": 1,
+        "hw_disk_bus": "virtio",
+        "hw_cpu_cores": "2",
+    }
+
+
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [
+        (403, exception.ImageNotAuthorized),
+        (400, exception.ImageBadRequest),
+        (404, exception.ImageNotFound),
+        (503, exception.ImageServiceUnavailable),
+    ],
+)
+def test_delete_maps_glance_refusals(monkeypatch, status, error):
+    api = glance.GlanceImageAPI()
+    monkeypatch.setattr(api, "_adapter", lambda context: _Adapter(_Response(status)))
+    with pytest.raises(error):
+        api.delete(None, "img1")

@@ -16,6 +16,7 @@ from nova.api.openstack.compute import (
     deferred_delete,
     lock_server,
     pause_server,
+    rebuild_server,
     remote_consoles,
     rescue,
     servers,
@@ -52,6 +53,7 @@ ACTIONS = {
     "shelve": shelve.shelve,
     "shelveOffload": shelve.shelve_offload,
     "unshelve": shelve.unshelve,
+    "rebuild": rebuild_server.rebuild,
 }
 
 
