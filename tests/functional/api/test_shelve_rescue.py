@@ -9,41 +9,19 @@ import pytest
 from oslo_utils import uuidutils
 
 from nova import context as nova_context
-from nova import objects, rpc
+from nova import objects
 from nova.api.openstack.compute import wsgi_app
 from nova.compute import power_state, vm_states
 from nova.conf import CONF
-from nova.db import engines
 from tests.fixtures.placement import make_client
 from tests.fixtures.rabbitmq import make_vhost, transport_url  # noqa: F401
 from tests.functional.api.conftest import ADMIN, Client, WSGIServer, fault
-from tests.functional.boot.deployment import Deployment, wait_for
-from tests.functional.boot.test_boot import HOSTS, _flavor, _wait_for_computes
+from tests.functional.boot.deployment import configured_deployment, flavor, wait_for
 
 pytestmark = [pytest.mark.rabbitmq]
 
 STATE_TIMEOUT = 60
-
-
-class GlanceDeployment(Deployment):
-    """The boot tests' deployment, its services also given the Glance
-    credentials of the nova service user (computes upload shelved images
-    and delete them)."""
-
-    glance: dict = {}
-    # More [DEFAULT] options of the computes.
-    compute_defaults: dict = {}
-
-    def _common(self):
-        return {**super()._common(), "glance": self.glance}
-
-    def compute_config(self, host: str, **fake_driver):
-        path = super().compute_config(host, **fake_driver)
-        extra = "".join(f"{k} = {v}\n" for k, v in self.compute_defaults.items())
-        path.write_text(
-            path.read_text().replace("[DEFAULT]\n", "[DEFAULT]\n" + extra, 1)
-        )
-        return path
+HOSTS = ["shelve-host-a", "shelve-host-b"]
 
 
 @pytest.fixture
@@ -55,42 +33,31 @@ def deployment(
     tmp_path,
     request,
 ):
-    objects.register_all()
-    deployment = GlanceDeployment(
-        directory=tmp_path / "deployment",
-        api_db=make_db_url("api"),
-        cell0_db=make_db_url("cell0"),
-        cell1_db=make_db_url("cell1"),
-        api_transport_url=make_vhost("api"),
-        cell1_transport_url=make_vhost("cell1"),
-        placement_endpoint=placement_endpoint,
-    )
+    """The boot tests' deployment, its services also given the Glance
+    credentials of the nova service user (computes upload shelved images
+    and delete them); indirect parametrization sets the computes' options."""
     user = openstack_services.service_users["nova"]
-    deployment.glance = {
+    glance = {
         "auth_type": "password",
         "region_name": openstack_services.region,
         **user.auth_kwargs(openstack_services.auth_url),
     }
-    # Indirect parametrization sets computes' options.
-    deployment.compute_defaults = getattr(request, "param", {})
-    deployment.write_configs()
-    deployment.configure_api()
-    deployment.create_databases()
-    # Unique host names: Placement is shared with other tests.
-    hosts = [f"{host}-{uuidutils.generate_uuid()[:8]}" for host in HOSTS]
-    deployment.start_all(hosts, vcpus=16, memory_mb=8192, local_gb=100)
-    deployment.hosts = hosts
-    try:
+    with configured_deployment(
+        make_db_url,
+        make_vhost,
+        placement_endpoint,
+        tmp_path / "deployment",
+        compute_options=getattr(request, "param", {}),
+        glance=glance,
+    ) as deployment:
+        # Unique host names: Placement is shared with other tests.
+        deployment.start_all(
+            [f"{host}-{uuidutils.generate_uuid()[:8]}" for host in HOSTS],
+            vcpus=16,
+            memory_mb=8192,
+            local_gb=100,
+        )
         yield deployment
-    finally:
-        deployment.stop_all()
-        rpc.cleanup()
-        for url in (deployment.api_db, deployment.cell0_db, deployment.cell1_db):
-            engines.dispose(url)
-        CONF.clear_override("transport_url")
-        for group in ("api_database", "database"):
-            CONF.clear_override("connection", group=group)
-        CONF.clear_override("service_down_time")
 
 
 @pytest.fixture
@@ -98,7 +65,7 @@ def cloud(deployment, glance):
     """The API over HTTP as nova-api runs it, a demo project's client."""
     CONF.set_override("auth_strategy", "noauth2", group="api")
     admin = nova_context.get_admin_context()
-    _wait_for_computes(deployment, admin)
+    deployment.wait_for_computes(admin)
     server = WSGIServer(wsgi_app.build_app(CONF))
     project = uuidutils.generate_uuid()
     deployment.admin = admin
@@ -116,7 +83,7 @@ def _boot(cloud, name: str = "rescued") -> str:
     user = nova_context.RequestContext(
         user_id="demo", project_id=cloud.project, roles=["member"], overwrite=False
     )
-    [uuid] = cloud.boot(user, _flavor("small", memory_mb=256), name=name)
+    [uuid] = cloud.boot(user, flavor("small", memory_mb=256), name=name)
     _settled(cloud, uuid, vm_states.ACTIVE)
     return uuid
 

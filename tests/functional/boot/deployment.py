@@ -11,6 +11,7 @@ with configuration files laid out as the deployment contract describes:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import signal
@@ -25,10 +26,10 @@ from oslo_utils import uuidutils
 
 import nova.conf
 from nova import context as nova_context
-from nova import objects
+from nova import objects, rpc
 from nova.compute import power_state, task_states, vm_states
 from nova.conductor import api as conductor_api
-from nova.db import migration
+from nova.db import engines, migration
 
 CONF = nova.conf.CONF
 REPO = Path(__file__).resolve().parents[3]
@@ -95,17 +96,22 @@ class Deployment:
     hosts: list[str] = dataclasses.field(default_factory=list)
     # More [DEFAULT] options of the computes (e.g. reclaim_instance_interval).
     compute_options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    # [glance] credentials for every service (computes upload snapshots).
+    glance: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     # -- configuration ------------------------------------------------------
 
     def _common(self) -> dict[str, dict[str, Any]]:
-        return {
+        common = {
             "placement": {
                 "auth_type": "admin_token",
                 "token": "admin:admin",
                 "endpoint_override": self.placement_endpoint,
             },
         }
+        if self.glance:
+            common["glance"] = self.glance
+        return common
 
     def _default(self, transport_url: str) -> dict[str, Any]:
         return {
@@ -385,3 +391,42 @@ class Deployment:
             instance.task_state = task_states.DELETING
             instance.save(expected_task_state=[None])
             compute_rpcapi.ComputeAPI().terminate_instance(cctxt, instance, None)
+
+
+@contextlib.contextmanager
+def configured_deployment(
+    make_db_url, make_vhost, placement_endpoint, directory, **fields
+):
+    """A :class:`Deployment` (``fields`` as its dataclass takes them) with its
+    configuration written, this process configured as its nova-api (the
+    computes' ``compute_options`` included) and its databases and cells
+    created; every daemon it started is stopped on the way out."""
+    objects.register_all()
+    deployment = Deployment(
+        directory=directory,
+        api_db=make_db_url("api"),
+        cell0_db=make_db_url("cell0"),
+        cell1_db=make_db_url("cell1"),
+        api_transport_url=make_vhost("api"),
+        cell1_transport_url=make_vhost("cell1"),
+        placement_endpoint=placement_endpoint,
+        **fields,
+    )
+    deployment.write_configs()
+    deployment.configure_api()
+    for name, value in deployment.compute_options.items():
+        CONF.set_override(name, value)
+    deployment.create_databases()
+    try:
+        yield deployment
+    finally:
+        deployment.stop_all()
+        rpc.cleanup()
+        for url in (deployment.api_db, deployment.cell0_db, deployment.cell1_db):
+            engines.dispose(url)
+        CONF.clear_override("transport_url")
+        for group in ("api_database", "database"):
+            CONF.clear_override("connection", group=group)
+        CONF.clear_override("service_down_time")
+        for name in deployment.compute_options:
+            CONF.clear_override(name)
