@@ -88,11 +88,49 @@ def find_service_by_host_and_binary(context, host: str, binary: str) -> Any:
 
 
 def update_service(service, **changes) -> Any:
-    """Write ``changes`` (disabled, disabled_reason, forced_down) in its cell."""
+    """Write ``changes`` (disabled, disabled_reason, forced_down) in its cell.
+
+    A compute whose ``disabled`` flag changed is told at once, so that it
+    sets or removes ``COMPUTE_STATUS_DISABLED`` on its providers before the
+    next scheduling request.
+    """
+    toggled = "disabled" in changes and changes["disabled"] != service.disabled
     for name, value in changes.items():
         setattr(service, name, value)
     service.save()
+    if toggled and service.binary == "nova-compute":
+        _sync_compute_status(service)
     return service
+
+
+def _sync_compute_status(service) -> None:
+    """Ask the compute to mirror its service's enabled flag in Placement.
+
+    Best effort, as upstream: a compute that is down or does not answer
+    settles the trait itself from its service record when it starts and on
+    every resource update, so the API request still succeeds.
+    """
+    from nova import servicegroup
+    from nova.compute import rpcapi as compute_rpcapi
+
+    if not servicegroup.service_is_up(service):
+        LOG.info(
+            "Compute service on host %s is down; its COMPUTE_STATUS_DISABLED "
+            "trait will be synced when it starts",
+            service.host,
+        )
+        return
+    try:
+        compute_rpcapi.ComputeAPI().set_host_enabled(
+            service._context, service.host, not service.disabled
+        )
+    except Exception as exc:  # a timeout or a broker error: never the API's
+        LOG.warning(
+            "Failed to update the COMPUTE_STATUS_DISABLED trait of host %s "
+            "(%s); its next resource update will",
+            service.host,
+            exc,
+        )
 
 
 def _has_migrations_in_progress(cell_context, host: str) -> bool:

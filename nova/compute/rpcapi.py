@@ -22,11 +22,16 @@ Version history:
 
 from __future__ import annotations
 
+import oslo_messaging
+
 from nova import exception, rpc
 
 # A console log is read from a local file: a host that does not answer
 # within this is not going to.
 CONSOLE_OUTPUT_TIMEOUT = 60
+# Putting one trait on a host's providers is a few Placement requests; the
+# operator disabling the host waits for it, but not for a wedged compute.
+SET_HOST_ENABLED_TIMEOUT = 30
 
 
 def _compute_host(host: str | None, instance) -> str:
@@ -90,11 +95,16 @@ class ComputeAPI(rpc.RPCAPI):
         """Have ``host`` add or remove the COMPUTE_STATUS_DISABLED trait on
         its providers; returns ``"enabled"`` or ``"disabled"``.
 
-        A call: the caller learns whether the compute got the message.
+        A call: the caller learns whether the compute got the message. When
+        no compute ever consumed from the host's queue the broker says so
+        at once (``MessageUndeliverable``) instead of a timeout.
         """
-        return self.prepare(context, server=host).call(
-            context, "set_host_enabled", enabled=enabled
-        )
+        return self.prepare(
+            context,
+            server=host,
+            timeout=SET_HOST_ENABLED_TIMEOUT,
+            transport_options=oslo_messaging.TransportOptions(at_least_once=True),
+        ).call(context, "set_host_enabled", enabled=enabled)
 
     def external_instance_event(self, context, instances, events, host: str) -> None:
         """Tell ``host`` about events of its instances (``events`` are dicts
