@@ -166,8 +166,12 @@ def normalize(image: dict[str, Any]) -> api.ImageDict:
     result = {key: image.get(key) for key in CORE_ATTRIBUTES if key not in _DROPPED}
     result["min_ram"] = int(image.get("min_ram") or 0)
     result["min_disk"] = int(image.get("min_disk") or 0)
+    # Glance's own bookkeeping (``stores``, ``os_glance_*``) is no property
+    # of the image a user could set, so the image metadata API never shows it.
     result["properties"] = {
-        key: value for key, value in image.items() if key not in CORE_ATTRIBUTES
+        key: value
+        for key, value in image.items()
+        if key not in CORE_ATTRIBUTES and _writable(key)
     }
     return result
 

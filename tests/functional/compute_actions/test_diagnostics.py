@@ -35,7 +35,11 @@ def test_free_form_then_standard_shape(api, nova_conf, flavor, compute_host):
         "num_cpus", "num_nics", "num_disks", "memory_details", "cpu_details",
         "nic_details", "disk_details",
     }  # fmt: skip
-    assert (body["state"], body["driver"], body["num_cpus"]) == ("running", "fake", 1)
+    assert (body["state"], body["driver"], body["num_cpus"]) == (
+        "running",
+        "libvirt",
+        1,
+    )
     assert body["memory_details"] == {"maximum": 512, "used": 0}
     assert body["cpu_details"] == [{"id": 0, "time": 17300000000, "utilisation": 15}]
     assert body["nic_details"][0]["mac_address"] == "01:23:45:67:89:ab"

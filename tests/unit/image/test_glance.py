@@ -21,6 +21,13 @@ def test_normalize_nests_custom_properties():
     assert "file" not in image and "self" not in image
 
 
+def test_normalize_leaves_out_glances_own_bookkeeping():
+    image = glance.normalize(
+        {**GLANCE_IMAGE, "stores": "fs", "os_glance_importing_to_stores": ""}
+    )
+    assert image["properties"] == {"hw_disk_bus": "virtio", "os_distro": "cirros"}
+
+
 @pytest.mark.parametrize(
     "url, versioned",
     [("http://g:9292", "http://g:9292/v2"), ("http://g:9292/", "http://g:9292/v2"),

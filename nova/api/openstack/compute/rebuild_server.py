@@ -76,6 +76,9 @@ def rebuild(req: Request, server_id: str):
     shown = compute_api().get(context, rebuilt.uuid, views.expected_attrs(req))
     view = views.ServerViews(req, compute_api()).update(shown)
     server = view["server"]
+    # Unlike show and update, upstream's rebuild answer leaves the extended
+    # attribute out at 2.75+ (2.57 gives ``user_data`` itself below).
+    server.pop("OS-EXT-SRV-ATTR:user_data", None)
     if req.is_supported("2.54"):
         server["key_name"] = shown.key_name
     if req.is_supported("2.57"):
