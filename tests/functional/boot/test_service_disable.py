@@ -10,14 +10,13 @@ import pytest
 from oslo_utils import uuidutils
 
 from nova import context as nova_context
-from nova import objects, rpc
+from nova import objects
 from nova.api.openstack.compute import wsgi_app
 from nova.compute.resource_tracker import COMPUTE_STATUS_DISABLED
 from nova.conf import CONF
-from nova.db import engines
 from tests.fixtures.placement import make_client
 from tests.functional.api.conftest import ADMIN, Client, WSGIServer
-from tests.functional.boot.deployment import Deployment, wait_for
+from tests.functional.boot.deployment import wait_for
 
 pytestmark = [
     pytest.mark.rabbitmq,
@@ -26,22 +25,11 @@ pytestmark = [
 
 
 @pytest.fixture
-def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):
-    objects.register_all()
+def service_deployment(deployment):
+    """The boot tests' deployment with a cell conductor and one compute
+    running, and the compute API over HTTP (noauth2, as admin)."""
     # The API's policy engine reads a parsed configuration.
     CONF([], project="nova", default_config_files=[])
-    deployment = Deployment(
-        directory=tmp_path / "deployment",
-        api_db=make_db_url("api"),
-        cell0_db=make_db_url("cell0"),
-        cell1_db=make_db_url("cell1"),
-        api_transport_url=make_vhost("api"),
-        cell1_transport_url=make_vhost("cell1"),
-        placement_endpoint=placement_endpoint,
-    )
-    deployment.write_configs()
-    deployment.configure_api()
-    deployment.create_databases()
     CONF.set_override("auth_strategy", "noauth2", group="api")
     deployment.host = f"compute-{uuidutils.generate_uuid()[:8]}"
     cell_conf = deployment.directory / "nova-cell1.conf"
@@ -59,15 +47,7 @@ def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):
         yield deployment
     finally:
         server.stop()
-        deployment.stop_all()
-        rpc.cleanup()
-        for url in (deployment.api_db, deployment.cell0_db, deployment.cell1_db):
-            engines.dispose(url)
-        CONF.clear_override("transport_url")
         CONF.clear_override("auth_strategy", group="api")
-        for group in ("api_database", "database"):
-            CONF.clear_override("connection", group=group)
-        CONF.clear_override("service_down_time")
 
 
 def _compute_provider(deployment, placement):
@@ -95,8 +75,9 @@ def _traits(placement, provider_uuid) -> set[str]:
 
 
 def test_disable_and_enable_set_the_trait_before_the_api_answers(
-    deployment, placement_endpoint
+    service_deployment, placement_endpoint
 ):
+    deployment = service_deployment
     placement = make_client(placement_endpoint)
     service_uuid, provider = _compute_provider(deployment, placement)
     assert COMPUTE_STATUS_DISABLED not in _traits(placement, provider)
