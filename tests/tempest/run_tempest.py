@@ -214,6 +214,24 @@ def summarize(output: str) -> tuple[dict[str, int], list[str]]:
     return totals, failed
 
 
+def workspace_name(workspace: Path) -> str:
+    """Tempest's registry (~/.tempest/workspace.yaml) names workspaces; a
+    name from the whole path keeps two with one basename apart."""
+    return str(workspace).strip("/").replace("/", "-")
+
+
+def init_workspace(workspace: Path) -> None:
+    """``tempest init`` the directory, forgetting a stale registration of
+    the same name first (a workspace deleted by hand stays registered)."""
+    tempest = str(Path(sys.executable).parent / "tempest")
+    name = workspace_name(workspace)
+    subprocess.run(
+        [tempest, "workspace", "remove", "--name", name], capture_output=True
+    )
+    workspace.mkdir(parents=True, exist_ok=True)
+    subprocess.run([tempest, "init", "--name", name, str(workspace)], check=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clouds-yaml", required=True, type=Path)
@@ -239,11 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     nova_conf = args.nova_conf or args.clouds_yaml.parent / "nova" / "nova.conf"
     workspace = args.workspace.resolve()
     if not (workspace / ".stestr.conf").exists():
-        workspace.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [str(Path(sys.executable).parent / "tempest"), "init", str(workspace)],
-            check=True,
-        )
+        init_workspace(workspace)
     write_conf(
         workspace,
         admin,

@@ -104,3 +104,9 @@ def test_summarize_counts_and_failed_ids(runner):
         "tempest.api.compute.a.Test.test_two",
         "setUpClass (tempest.api.compute.b.Test)",
     ]
+
+
+def test_workspaces_with_one_basename_get_different_names(runner):
+    first = runner.workspace_name(Path("/tmp/a/ws"))
+    second = runner.workspace_name(Path("/tmp/b/ws"))
+    assert first != second and "/" not in first
