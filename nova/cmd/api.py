@@ -55,6 +55,20 @@ class ComputeAPIServer(BaseApplication):
         return wsgi_app.build_app(CONF)
 
 
+# gunicorn has no "forever": a day stands for [wsgi] client_socket_timeout = 0.
+KEEPALIVE_FOREVER = 86400
+
+
+def _keepalive_seconds() -> int:
+    """How long an idle client connection stays open: [wsgi]
+    client_socket_timeout, as upstream. A short one closes connections that
+    clients polling every few seconds (the CLIs poll every 5 s) are about to
+    reuse, and the request then fails with the connection reset."""
+    if not CONF.wsgi.keep_alive:
+        return 0
+    return CONF.wsgi.client_socket_timeout or KEEPALIVE_FOREVER
+
+
 def server_options() -> dict:
     """gunicorn settings derived from the loaded nova configuration."""
     workers = CONF.osapi_compute_workers or os.cpu_count() or 1
@@ -63,7 +77,7 @@ def server_options() -> dict:
         "workers": workers,
         "worker_class": "gthread",
         "threads": max(1, min(CONF.wsgi.default_pool_size, MAX_THREADS_PER_WORKER)),
-        "keepalive": 5 if CONF.wsgi.keep_alive else 0,
+        "keepalive": _keepalive_seconds(),
         "graceful_timeout": CONF.graceful_shutdown_timeout or 30,
         "limit_request_field_size": CONF.wsgi.max_header_line,
         "proc_name": "nova-api",

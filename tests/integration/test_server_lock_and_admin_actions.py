@@ -83,7 +83,7 @@ def test_reset_state_and_diagnostics_with_the_openstack_cli(cloud, server):  # n
     new = cloud.openstack(
         "--os-compute-api-version", "2.48", "server", "show", "--diagnostics", sid
     )
-    assert (new["driver"], new["state"]) == ("fake", "running")
+    assert (new["driver"], new["state"]) == ("libvirt", "running")
     assert new["memory_details"] == {"maximum": 64, "used": 0}
     with pytest.raises(OpenStackCLIError, match="403|diagnostics"):
         cloud.openstack("server", "show", "--diagnostics", sid, cloud=demo)
