@@ -1566,16 +1566,9 @@ class API:
             policy.authorize(
                 context, shelve_policies.UNSHELVE_TO_HOST, _target(instance)
             )
-        mapping = self._mapping(context, instance.uuid)
-        if mapping.cell_mapping is None:
-            raise exception.InstanceInvalidState(
-                instance_uuid=instance.uuid,
-                attr="vm_state",
-                state=vm_states.BUILDING,
-                method=instance_actions.UNSHELVE,
-            )
-        with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
-            cell_instance = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+        cctxt, cell_instance = self._in_cell(
+            context, instance, instance_actions.UNSHELVE
+        )
         self._check_lock(cell_instance)
         check_instance_state(
             cell_instance,
