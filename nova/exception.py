@@ -608,11 +608,6 @@ class TaskNotRunning(NovaException):
     msg_fmt = "Task %(task_name)s is not running on host %(host)s"
 
 
-class HostOperationNotImplemented(NovaException):
-    msg_fmt = "Virt driver does not implement %(what)s."
-    code = 501
-
-
 class InstanceIsLocked(Conflict):
     msg_fmt = "Instance %(instance_uuid)s is locked"
 

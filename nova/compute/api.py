@@ -1388,7 +1388,8 @@ class API:
         cctxt, cell_instance = self._on_host(context, instance, action, rule)
         self._check_lock(cell_instance)
         check_instance_state(cell_instance, action, SNAPSHOT_VM_STATES, (None,))
-        check_metadata_quota(context, metadata)
+        if metadata:
+            check_metadata_quota(context, metadata)
         image = snapshot.create_snapshot_image(
             self.image_api,
             context,
@@ -1512,26 +1513,16 @@ class API:
     def shelve(self, context, instance, clean_shutdown: bool = True) -> None:
         """Snapshot the server as ``<name>-shelved`` and stop it: SHELVED,
         then (by ``[DEFAULT] shelved_offload_time``) SHELVED_OFFLOADED."""
-        cctxt, cell_instance = self._on_host(
-            context, instance, instance_actions.SHELVE, shelve_policies.SHELVE
+        cctxt, cell_instance, image = self._start_image_task(
+            context,
+            instance,
+            rule=shelve_policies.SHELVE,
+            action=instance_actions.SHELVE,
+            task_state=task_states.SHELVING,
+            name=f"{instance.display_name}-shelved",
+            image_type=snapshot.SNAPSHOT,
+            metadata={},
         )
-        self._check_lock(cell_instance)
-        check_instance_state(
-            cell_instance, instance_actions.SHELVE, SNAPSHOT_VM_STATES, (None,)
-        )
-        name = f"{cell_instance.display_name}-shelved"
-        image = snapshot.create_snapshot_image(
-            self.image_api, context, cell_instance, name
-        )
-        try:
-            cell_instance.task_state = task_states.SHELVING
-            cell_instance.save(expected_task_state=[None])
-            objects.InstanceAction.action_start(
-                cctxt, cell_instance.uuid, instance_actions.SHELVE, want_result=False
-            )
-        except BaseException:
-            self.image_api.delete(context, image["id"])
-            raise
         self._compute_rpcapi().shelve_instance(
             cctxt, cell_instance, image["id"], clean_shutdown=clean_shutdown
         )
@@ -1566,16 +1557,9 @@ class API:
             policy.authorize(
                 context, shelve_policies.UNSHELVE_TO_HOST, _target(instance)
             )
-        mapping = self._mapping(context, instance.uuid)
-        if mapping.cell_mapping is None:
-            raise exception.InstanceInvalidState(
-                instance_uuid=instance.uuid,
-                attr="vm_state",
-                state=vm_states.BUILDING,
-                method=instance_actions.UNSHELVE,
-            )
-        with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
-            cell_instance = objects.Instance.get_by_uuid(cctxt, instance.uuid)
+        cctxt, cell_instance = self._in_cell(
+            context, instance, instance_actions.UNSHELVE
+        )
         self._check_lock(cell_instance)
         check_instance_state(
             cell_instance,

@@ -121,6 +121,17 @@ def _shutdown_timeouts(clean_shutdown: bool) -> tuple[int, int]:
     return CONF.shutdown_timeout, CONF.compute.shutdown_retry_interval
 
 
+def _mark_offloaded(instance) -> None:
+    """Make ``instance`` SHELVED_OFFLOADED: on no host, no guest, no task
+    (the caller saves it)."""
+    instance.host = None
+    instance.node = None
+    instance.compute_id = None
+    instance.power_state = power_state.NOSTATE
+    instance.vm_state = vm_states.SHELVED_OFFLOADED
+    instance.task_state = None
+
+
 def _hard_policy_group(request_spec):
     """The request's server group when its policy is checked on the host."""
     if request_spec is None or "instance_group" not in request_spec:
@@ -1074,12 +1085,7 @@ class ComputeManager(manager.Manager):
             self._power_off_for(instance, clean_shutdown)
             self.driver.destroy(context, instance)
             self._remove_allocations(context, instance)
-            instance.power_state = power_state.NOSTATE
-            instance.host = None
-            instance.node = None
-            instance.compute_id = None
-            instance.vm_state = vm_states.SHELVED_OFFLOADED
-            instance.task_state = None
+            _mark_offloaded(instance)
             instance.save(expected_task_state=task_states.SHELVING_OFFLOADING)
             LOG.info("Instance %s is shelved and offloaded", instance.uuid)
 
@@ -1109,12 +1115,7 @@ class ComputeManager(manager.Manager):
                 compute_utils.add_instance_fault_from_exc(
                     context, instance, exc, self.host
                 )
-                instance.host = None
-                instance.node = None
-                instance.compute_id = None
-                instance.power_state = power_state.NOSTATE
-                instance.vm_state = vm_states.SHELVED_OFFLOADED
-                instance.task_state = None
+                _mark_offloaded(instance)
                 instance.save()
 
     def _unshelve(self, context, instance, image, node) -> None:

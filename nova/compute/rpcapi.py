@@ -167,6 +167,94 @@ class ComputeAPI(rpc.RPCAPI):
             context, "get_console_output", instance=instance, tail_length=tail_length
         )
 
+    def get_vnc_console(self, context, instance, console_type: str) -> dict:
+        """``{"host", "port"}`` of the instance's VNC server, as the console
+        proxy reaches it, asked of the instance's host."""
+        return self.prepare(
+            context, server=_compute_host(None, instance), version="1.3"
+        ).call(context, "get_vnc_console", instance=instance, console_type=console_type)
+
+    # -- 1.4 ------------------------------------------------------------------
+
+    def _call_host(self, context, method: str, instance, **kwargs):
+        return self.prepare(
+            context, server=_compute_host(None, instance), version="1.4"
+        ).call(context, method, instance=instance, **kwargs)
+
+    def get_diagnostics(self, context, instance) -> dict:
+        """The driver's free-form diagnostics of the running guest."""
+        return self._call_host(context, "get_diagnostics", instance)
+
+    def get_instance_diagnostics(self, context, instance) -> dict:
+        """Diagnostics of the running guest in the standard shape."""
+        return self._call_host(context, "get_instance_diagnostics", instance)
+
+    def set_admin_password(self, context, instance, new_pass: str) -> None:
+        """Set the guest's administrator password; a call, so the caller
+        learns whether the guest took it."""
+        self._call_host(context, "set_admin_password", instance, new_pass=new_pass)
+
+    def trigger_crash_dump(self, context, instance) -> None:
+        self.prepare(context, server=_compute_host(None, instance), version="1.4").cast(
+            context, "trigger_crash_dump", instance=instance
+        )
+
+    def get_host_uptime(self, context, host: str) -> str:
+        """The output of ``uptime`` on ``host``."""
+        return self.prepare(context, server=host, version="1.4").call(
+            context, "get_host_uptime"
+        )
+
+    # -- 1.5 ------------------------------------------------------------------
+
+    def snapshot_instance(self, context, instance, image_id: str) -> None:
+        """Upload the instance's root disk as the queued image ``image_id``."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
+            context, "snapshot_instance", instance=instance, image_id=image_id
+        )
+
+    def backup_instance(
+        self, context, instance, image_id: str, backup_type: str, rotation: int
+    ) -> None:
+        """A snapshot as ``image_id``, keeping the newest ``rotation``
+        backups of ``backup_type``."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
+            context,
+            "backup_instance",
+            instance=instance,
+            image_id=image_id,
+            backup_type=backup_type,
+            rotation=rotation,
+        )
+
+    def rebuild_instance(
+        self,
+        context,
+        instance,
+        orig_image_ref: str | None,
+        image_ref: str,
+        orig_sys_metadata: dict,
+        injected_files=None,
+        new_pass: str | None = None,
+        preserve_ephemeral: bool = False,
+    ) -> None:
+        """Destroy the guest and spawn it again from ``image_ref`` on the
+        instance's host; a changed image is first checked against the host
+        (``orig_*`` restore the instance if it does not fit)."""
+        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
+            context,
+            "rebuild_instance",
+            instance=instance,
+            orig_image_ref=orig_image_ref,
+            image_ref=image_ref,
+            orig_sys_metadata=orig_sys_metadata,
+            injected_files=injected_files,
+            new_pass=new_pass,
+            preserve_ephemeral=preserve_ephemeral,
+        )
+
+    # -- 1.6 ------------------------------------------------------------------
+
     def rescue_instance(
         self,
         context,
@@ -234,44 +322,6 @@ class ComputeAPI(rpc.RPCAPI):
             request_spec=request_spec,
         )
 
-    def get_vnc_console(self, context, instance, console_type: str) -> dict:
-        """``{"host", "port"}`` of the instance's VNC server, as the console
-        proxy reaches it, asked of the instance's host."""
-        return self.prepare(
-            context, server=_compute_host(None, instance), version="1.3"
-        ).call(context, "get_vnc_console", instance=instance, console_type=console_type)
-
-    # -- 1.4 ------------------------------------------------------------------
-
-    def _call_host(self, context, method: str, instance, **kwargs):
-        return self.prepare(
-            context, server=_compute_host(None, instance), version="1.4"
-        ).call(context, method, instance=instance, **kwargs)
-
-    def get_diagnostics(self, context, instance) -> dict:
-        """The driver's free-form diagnostics of the running guest."""
-        return self._call_host(context, "get_diagnostics", instance)
-
-    def get_instance_diagnostics(self, context, instance) -> dict:
-        """Diagnostics of the running guest in the standard shape."""
-        return self._call_host(context, "get_instance_diagnostics", instance)
-
-    def set_admin_password(self, context, instance, new_pass: str) -> None:
-        """Set the guest's administrator password; a call, so the caller
-        learns whether the guest took it."""
-        self._call_host(context, "set_admin_password", instance, new_pass=new_pass)
-
-    def trigger_crash_dump(self, context, instance) -> None:
-        self.prepare(context, server=_compute_host(None, instance), version="1.4").cast(
-            context, "trigger_crash_dump", instance=instance
-        )
-
-    def get_host_uptime(self, context, host: str) -> str:
-        """The output of ``uptime`` on ``host``."""
-        return self.prepare(context, server=host, version="1.4").call(
-            context, "get_host_uptime"
-        )
-
     # -- 1.7 ------------------------------------------------------------------
 
     def host_power_action(self, context, host: str, action: str) -> str:
@@ -300,52 +350,4 @@ class ComputeAPI(rpc.RPCAPI):
         """Power a soft-deleted instance's guest back on; ACTIVE again."""
         self.prepare(context, server=_compute_host(None, instance), version="1.8").cast(
             context, "restore_instance", instance=instance
-        )
-
-    # -- 1.5 ------------------------------------------------------------------
-
-    def snapshot_instance(self, context, instance, image_id: str) -> None:
-        """Upload the instance's root disk as the queued image ``image_id``."""
-        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
-            context, "snapshot_instance", instance=instance, image_id=image_id
-        )
-
-    def backup_instance(
-        self, context, instance, image_id: str, backup_type: str, rotation: int
-    ) -> None:
-        """A snapshot as ``image_id``, keeping the newest ``rotation``
-        backups of ``backup_type``."""
-        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
-            context,
-            "backup_instance",
-            instance=instance,
-            image_id=image_id,
-            backup_type=backup_type,
-            rotation=rotation,
-        )
-
-    def rebuild_instance(
-        self,
-        context,
-        instance,
-        orig_image_ref: str | None,
-        image_ref: str,
-        orig_sys_metadata: dict,
-        injected_files=None,
-        new_pass: str | None = None,
-        preserve_ephemeral: bool = False,
-    ) -> None:
-        """Destroy the guest and spawn it again from ``image_ref`` on the
-        instance's host; a changed image is first checked against the host
-        (``orig_*`` restore the instance if it does not fit)."""
-        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
-            context,
-            "rebuild_instance",
-            instance=instance,
-            orig_image_ref=orig_image_ref,
-            image_ref=image_ref,
-            orig_sys_metadata=orig_sys_metadata,
-            injected_files=injected_files,
-            new_pass=new_pass,
-            preserve_ephemeral=preserve_ephemeral,
         )

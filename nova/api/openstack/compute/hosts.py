@@ -109,7 +109,9 @@ def _call_compute(what: str, call, *args):
     try:
         return call(*args)
     except NotImplementedError as exc:
-        raise exception.HostOperationNotImplemented(what=what) from exc
+        raise exception.FeatureNotSupported(
+            message=f"Virt driver does not implement {what}."
+        ) from exc
     except exception.ComputeServiceUnavailable as exc:
         raise exception.Invalid(exc.format_message()) from exc
 
