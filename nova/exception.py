@@ -556,7 +556,8 @@ class Gone(NovaException):
 
 class InstanceInvalidStateForAction(Conflict):
     msg_fmt = (
-        "Cannot '%(action)s' instance %(server_id)s while it is in %(attr)s %(state)s"
+        "Cannot '%(method)s' instance %(instance_uuid)s while it is in "
+        "%(attr)s %(state)s"
     )
 
 

@@ -26,20 +26,14 @@ from oslo_log import log as logging
 import nova.conf
 from nova import context as nova_context
 from nova import exception, manager, objects, placement
-from nova.compute import (
-    build_retry,
-    instance_actions,
-    power_state,
-    task_states,
-    usage_audit,
-    vm_states,
-)
+from nova.compute import build_retry, instance_actions, usage_audit
 from nova.compute import utils as compute_utils
 from nova.compute.resource_tracker import ResourceTracker
 from nova.conductor import rpcapi as conductor_rpcapi
 from nova.image import api as image_api
 from nova.objects import base as objects_base
 from nova.scheduler.filters import affinity_filter, image_props_filter
+from nova.states import power_state, task_states, vm_states
 from nova.virt import driver as virt_driver
 
 CONF = nova.conf.CONF

@@ -18,7 +18,7 @@ from oslo_log import log as logging
 
 import nova.conf
 from nova import exception, objects, placement
-from nova.compute import vm_states
+from nova.states import vm_states
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)

@@ -21,12 +21,13 @@ from oslo_utils import versionutils
 import nova.conf
 from nova import context as nova_context
 from nova import exception, manager, objects, placement
-from nova.compute import build_retry, instance_actions, snapshot, task_states, vm_states
+from nova.compute import build_retry, instance_actions, snapshot
 from nova.compute import rpcapi as compute_rpcapi
 from nova.compute import utils as compute_utils
 from nova.conductor import rpcapi as conductor_rpcapi
 from nova.objects import base as objects_base
 from nova.scheduler import rpcapi as scheduler_rpcapi
+from nova.states import task_states, vm_states
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)

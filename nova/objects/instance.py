@@ -26,13 +26,13 @@ from oslo_versionedobjects import fields
 
 import nova.conf
 from nova import exception
-from nova.compute import task_states, vm_states
 from nova.db import engines
 from nova.db.main import models
 from nova.objects import base
 from nova.objects.instance_fault import InstanceFaultList
 from nova.objects.instance_info_cache import InstanceInfoCache
 from nova.objects.tag import TagList
+from nova.states import task_states, vm_states
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)

@@ -16,8 +16,8 @@ from oslo_log import log as logging
 
 import nova.conf
 from nova import exception
-from nova.compute import power_state, task_states
 from nova.image import api as image_api
+from nova.states import power_state, task_states
 from nova.virt import driver
 
 CONF = nova.conf.CONF

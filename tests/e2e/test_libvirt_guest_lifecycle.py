@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from nova.compute import power_state
+from nova.states import power_state
 from tests.fixtures.local_cloud import wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.mysql, pytest.mark.rabbitmq]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from nova.compute import power_state
+from nova.states import power_state
 from tests.fixtures.openstack_services import OpenStackCLIError
 from tests.integration.test_server_power_actions import (  # noqa: F401  (fixtures)
     _wait_status,

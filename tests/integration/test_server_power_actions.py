@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from nova.compute import power_state
+from nova.states import power_state
 from tests.fixtures.local_cloud import wait_for
 from tests.fixtures.openstack_services import OpenStackCLIError
 

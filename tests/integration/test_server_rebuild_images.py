@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from nova.compute import power_state
+from nova.states import power_state
 from tests.fixtures.local_cloud import wait_for
 from tests.integration.test_server_power_actions import (  # noqa: F401  (fixtures)
     _unique,

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from nova.compute import power_state
+from nova.states import power_state
 from tests.fixtures.local_cloud import wait_for
 from tests.fixtures.openstack_services import OpenStackCLIError
 from tests.integration.test_server_power_actions import (  # noqa: F401  (fixtures)

@@ -23,8 +23,8 @@ from oslo_utils import strutils
 
 import nova.conf
 from nova import exception
-from nova.compute import power_state, task_states
 from nova.image import api as image_api
+from nova.states import power_state, task_states
 from nova.virt import driver
 from nova.virt.libvirt import config, host, imagebackend, imagecache
 

@@ -26,7 +26,7 @@ from keystoneauth1.identity import v3
 from nova import context as nova_context
 from nova import objects
 from nova.api.openstack.compute import wsgi_app
-from nova.compute import api as compute
+from nova.compute.api import base as compute_base
 from nova.conf import CONF
 from nova.db import engines, migration
 from nova.db.api import models as api_models
@@ -249,14 +249,18 @@ class RecordingComputeRPC:
 @pytest.fixture
 def conductor(monkeypatch) -> RecordingConductor:
     double = RecordingConductor()
-    monkeypatch.setattr(compute.API, "_compute_task_api", staticmethod(lambda: double))
+    monkeypatch.setattr(
+        compute_base.FlowAPI, "_compute_task_api", staticmethod(lambda: double)
+    )
     return double
 
 
 @pytest.fixture
 def compute_rpc(monkeypatch) -> RecordingComputeRPC:
     double = RecordingComputeRPC()
-    monkeypatch.setattr(compute.API, "_compute_rpcapi", staticmethod(lambda: double))
+    monkeypatch.setattr(
+        compute_base.FlowAPI, "_compute_rpcapi", staticmethod(lambda: double)
+    )
     return double
 
 

@@ -13,10 +13,10 @@ from oslo_utils import uuidutils
 
 from nova import context as nova_context
 from nova import objects, placement
-from nova.compute import vm_states
 from nova.conf import CONF
 from nova.db import engines
 from nova.db.api import models as api_models
+from nova.states import vm_states
 from tests.functional.api.conftest import ADMIN, fault
 from tests.functional.api.test_down_cell import down_cell  # noqa: F401
 from tests.functional.api.test_quotas import _boot, _set

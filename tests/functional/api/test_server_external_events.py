@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from nova import policy
-from nova.compute import api as compute
+from nova.compute.api import base as compute_base
 from nova.conf import CONF
 from tests.functional.api.conftest import ADMIN, fault
 from tests.functional.api.test_servers import _in_cell
@@ -44,7 +44,9 @@ def admins_may_send_events(nova_conf, tmp_path):
 @pytest.fixture
 def rpc(monkeypatch, admins_may_send_events):
     double = RecordingEvents()
-    monkeypatch.setattr(compute.API, "_compute_rpcapi", staticmethod(lambda: double))
+    monkeypatch.setattr(
+        compute_base.FlowAPI, "_compute_rpcapi", staticmethod(lambda: double)
+    )
     return double
 
 

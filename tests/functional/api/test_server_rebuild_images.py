@@ -14,8 +14,10 @@ import pytest
 
 from nova import context as nova_context
 from nova import objects
-from nova.compute import api as compute
+from nova.compute.api import base as compute_base
+from nova.compute.api import checks
 from nova.conf import CONF
+from nova.image import api as image_api
 from tests.functional.api.conftest import ADMIN, OTHER, fault
 from tests.functional.api.test_servers import _in_cell
 
@@ -41,7 +43,9 @@ class RecordingCompute:
 @pytest.fixture
 def compute_rpc(monkeypatch) -> RecordingCompute:
     double = RecordingCompute()
-    monkeypatch.setattr(compute.API, "_compute_rpcapi", staticmethod(lambda: double))
+    monkeypatch.setattr(
+        compute_base.FlowAPI, "_compute_rpcapi", staticmethod(lambda: double)
+    )
     return double
 
 
@@ -71,12 +75,12 @@ def glance_session(openstack_services):
 
 def _server(cloud, image_id, **values):
     context = nova_context.get_admin_context()
-    image = compute.API().image_api.show(context, image_id)
+    image = image_api.get_image_api().show(context, image_id)
     return _in_cell(
         cloud,
         "cell1",
         image_ref=image_id,
-        system_metadata=compute.image_system_metadata(image),
+        system_metadata=checks.image_system_metadata(image),
         **values,
     )
 

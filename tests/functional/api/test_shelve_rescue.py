@@ -11,8 +11,8 @@ from oslo_utils import uuidutils
 from nova import context as nova_context
 from nova import objects
 from nova.api.openstack.compute import wsgi_app
-from nova.compute import power_state, vm_states
 from nova.conf import CONF
+from nova.states import power_state, vm_states
 from tests.fixtures.placement import make_client
 from tests.fixtures.rabbitmq import make_vhost, transport_url  # noqa: F401
 from tests.functional.api.conftest import ADMIN, Client, WSGIServer, fault

@@ -27,9 +27,9 @@ from oslo_utils import uuidutils
 import nova.conf
 from nova import context as nova_context
 from nova import objects, rpc
-from nova.compute import power_state, task_states, vm_states
 from nova.conductor import api as conductor_api
 from nova.db import engines, migration
+from nova.states import power_state, task_states, vm_states
 
 CONF = nova.conf.CONF
 REPO = Path(__file__).resolve().parents[3]

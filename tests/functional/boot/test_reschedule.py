@@ -10,7 +10,7 @@ from oslo_utils import uuidutils
 
 from nova import context as nova_context
 from nova import objects
-from nova.compute import vm_states
+from nova.states import vm_states
 from tests.fixtures.placement import make_client
 from tests.functional.boot.deployment import flavor, render
 

@@ -14,9 +14,10 @@ from oslo_utils import uuidutils
 
 from nova import context as nova_context
 from nova import exception
-from nova.compute import api as compute_api
-from nova.compute import power_state, vm_states
+from nova.compute.api import delete as delete_api
+from nova.compute.api import servers as server_api
 from nova.conf import CONF
+from nova.states import power_state, vm_states
 from tests.fixtures.placement import make_client
 from tests.functional.boot.deployment import flavor as make_flavor
 from tests.functional.boot.deployment import wait_for
@@ -71,7 +72,8 @@ def test_soft_delete_restore_force_delete_and_reclaim(deployment, placement_endp
         user_id="demo", project_id=project, roles=["member"], overwrite=False
     )
     placement = make_client(placement_endpoint)
-    api = compute_api.API()
+    servers = server_api.ServersAPI()
+    deletes = delete_api.DeleteAPI()
     deployment.start_all(
         [f"soft-del-{uuidutils.generate_uuid()[:8]}"],
         vcpus=4,
@@ -88,10 +90,10 @@ def test_soft_delete_restore_force_delete_and_reclaim(deployment, placement_endp
 
     # Restoring what is not soft-deleted: 409, nothing changes.
     with pytest.raises(exception.InstanceInvalidState):
-        api.restore(user, api.get(user, first))
+        deletes.restore(user, servers.get(user, first))
 
     # Delete: soft. Guest off, instance kept, allocations kept.
-    api.delete(user, api.get(user, first))
+    deletes.delete(user, servers.get(user, first))
     soft = _settled(
         deployment, admin, first, vm_states.SOFT_DELETED, power_state.SHUTDOWN
     )
@@ -99,19 +101,19 @@ def test_soft_delete_restore_force_delete_and_reclaim(deployment, placement_endp
     assert placement.get_usages(project) == usage
 
     # Restore: running and ACTIVE again, no longer marked for deletion.
-    api.restore(user, api.get(user, first))
+    deletes.restore(user, servers.get(user, first))
     restored = _settled(deployment, admin, first, vm_states.ACTIVE, power_state.RUNNING)
     assert restored.deleted_at is None
 
     # Soft-delete again, then forceDelete: gone at once, resources freed.
-    api.delete(user, api.get(user, first))
+    deletes.delete(user, servers.get(user, first))
     _settled(deployment, admin, first, vm_states.SOFT_DELETED, power_state.SHUTDOWN)
-    api.force_delete(user, api.get(user, first))
+    deletes.force_delete(user, servers.get(user, first))
     _gone(deployment, admin, first, 60)
     assert placement.get_usages(project) == {"VCPU": 1, "MEMORY_MB": 256, "DISK_GB": 1}
 
     # Left soft-deleted: the compute reclaims it after the interval.
-    api.delete(user, api.get(user, second))
+    deletes.delete(user, servers.get(user, second))
     _settled(deployment, admin, second, vm_states.SOFT_DELETED, power_state.SHUTDOWN)
     _gone(deployment, admin, second, RECLAIM_SECONDS * 4)
     assert placement.get_usages(project) in (

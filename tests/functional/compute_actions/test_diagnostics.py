@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from nova.compute import power_state
+from nova.states import power_state
 from nova.virt import driver as virt_driver
 from tests.functional.api.conftest import fault
 from tests.functional.compute_actions.conftest import ADMIN, server

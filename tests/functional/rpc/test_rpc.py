@@ -13,11 +13,11 @@ import pytest
 from oslo_utils import uuidutils
 
 from nova import context, exception, objects, rpc
-from nova.compute import task_states, vm_states
 from nova.conductor import rpcapi as conductor_rpcapi
 from nova.conf import CONF
 from nova.db import engines, migration
 from nova.objects import base
+from nova.states import task_states, vm_states
 from tests.functional.boot.deployment import REPO, render
 
 pytestmark = [pytest.mark.rabbitmq]

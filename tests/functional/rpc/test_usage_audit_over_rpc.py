@@ -9,8 +9,9 @@ import datetime
 import pytest
 
 from nova import context, objects
-from nova.compute import usage_audit, vm_states
+from nova.compute import usage_audit
 from nova.conf import CONF
+from nova.states import vm_states
 from tests.functional.rpc.test_rpc import conductor  # noqa: F401
 
 pytestmark = [pytest.mark.rabbitmq]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from nova.compute import api as compute
+from nova.compute.api import checks, create
 
 
 @pytest.mark.parametrize(
@@ -11,11 +11,11 @@ from nova.compute import api as compute
      ("--x--", "x"), ("ünï", "ünï"), ("a" * 70, "a" * 63)],
 )  # fmt: skip
 def test_sanitize_hostname(name, hostname):
-    assert compute.sanitize_hostname(name) == hostname
+    assert create.sanitize_hostname(name) == hostname
 
 
 def test_sanitize_hostname_falls_back_to_the_default():
-    assert compute.sanitize_hostname("☃☃", default_name="Server-1") == "Server-1"
+    assert create.sanitize_hostname("☃☃", default_name="Server-1") == "Server-1"
 
 
 def test_image_system_metadata_keeps_inheritable_properties():
@@ -24,7 +24,7 @@ def test_image_system_metadata_keeps_inheritable_properties():
         "container_format": "bare",
         "properties": {"hw_disk_bus": "virtio", "cache_in_nova": "True"},
     }  # fmt: skip
-    assert compute.image_system_metadata(image) == {
+    assert checks.image_system_metadata(image) == {
         "image_base_image_ref": "img",
         "image_min_ram": "0",
         "image_min_disk": "1",
@@ -35,5 +35,5 @@ def test_image_system_metadata_keeps_inheritable_properties():
 
 
 def test_generated_passwords_have_the_configured_length():
-    assert len(compute.generate_password(16)) == 16
-    assert compute.generate_password(12) != compute.generate_password(12)
+    assert len(create.generate_password(16)) == 16
+    assert create.generate_password(12) != create.generate_password(12)

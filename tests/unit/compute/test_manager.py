@@ -7,11 +7,11 @@ from oslo_utils import uuidutils
 
 from nova import context, exception, objects, placement
 from nova.compute import manager as compute_manager
-from nova.compute import power_state, task_states, vm_states
 from nova.compute.resource_tracker import inventory_of
 from nova.conf import CONF
 from nova.db import engines
 from nova.db.main import models
+from nova.states import power_state, task_states, vm_states
 from nova.virt import fake
 
 objects.register_all()

@@ -11,9 +11,9 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
 from nova import context, exception, objects
-from nova.compute import power_state, task_states, vm_states
 from nova.conf import CONF
 from nova.image import glance as glance_api
+from nova.states import power_state, task_states, vm_states
 from tests.unit.compute.test_manager import (  # noqa: F401  (fixture)
     _build,
     _scheduled_instance,

@@ -5,7 +5,7 @@ on start, with the fake driver and real Placement (see test_manager)."""
 # ruff: noqa: F811
 
 from nova import context, exception, objects
-from nova.compute import power_state, task_states, vm_states
+from nova.states import power_state, task_states, vm_states
 from tests.unit.compute.test_manager import (  # noqa: F401  (fixture)
     _build,
     _scheduled_instance,

@@ -12,8 +12,8 @@ import pytest
 from oslo_utils import uuidutils
 
 from nova import exception, objects
-from nova.compute import power_state, task_states, vm_states
 from nova.conf import CONF
+from nova.states import power_state, task_states, vm_states
 from tests.unit.compute.test_manager import compute  # noqa: F401  (fixture)
 from tests.unit.compute.test_manager_images import images  # noqa: F401  (fixture)
 from tests.unit.compute.test_manager_power import _active, _with_task

@@ -4,11 +4,11 @@ import oslo_messaging
 import pytest
 
 from nova import context, exception, objects
-from nova.compute import task_states, vm_states
 from nova.conductor import manager
 from nova.conf import CONF
 from nova.db import engines
 from nova.db.main import models
+from nova.states import task_states, vm_states
 
 objects.register_all()
 

@@ -4,7 +4,7 @@ import pytest
 from oslo_utils import uuidutils
 
 from nova import exception, objects
-from nova.compute import vm_states
+from nova.states import vm_states
 
 IMAGE = "22222222-3333-4444-5555-666666666666"
 

@@ -6,7 +6,7 @@ import datetime
 import pytest
 
 from nova import context, exception, objects
-from nova.compute import task_states, vm_states
+from nova.states import task_states, vm_states
 
 
 def _flavor(name="small", memory_mb=512):

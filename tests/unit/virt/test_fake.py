@@ -3,8 +3,8 @@
 import pytest
 
 from nova import exception, objects
-from nova.compute import power_state
 from nova.conf import CONF
+from nova.states import power_state
 from nova.virt import driver, fake
 
 objects.register_all()

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from nova import exception
 from nova.api.openstack import validation
+from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import admin_password as schemas
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.request import Request, json_response
+from nova.compute.api import guest
 
 
 @validation.body(schemas.change_password)
 def change_password(req: Request, server_id: str):
     context = req.nova_context
     password = req.json_body()["changePassword"]["adminPass"]
-    instance = compute_api().get(context, server_id)
+    instance = common.get_server(context, server_id)
     try:
-        compute_api().set_admin_password(context, instance, password)
+        guest.GuestAPI().set_admin_password(context, instance, password)
     except NotImplementedError as exc:
         raise exception.FeatureNotSupported(
             message="Unable to set password on instance"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import nova.conf
 from nova import objects, policy
-from nova.api.openstack.compute import common, servers
+from nova.api.openstack.compute import common
 from nova.api.openstack.request import Request, json_response
 from nova.compute import instance_list
+from nova.compute.api import zones as compute_zones
 from nova.policies import availability_zone as az_policies
 
 CONF = nova.conf.CONF
@@ -17,7 +18,7 @@ def index(req: Request):
     computes are all disabled are listed as unavailable."""
     context = req.nova_context
     policy.authorize(context, az_policies.BASE_POLICY_NAME % "list")
-    computes = servers.compute_api().compute_services(context.elevated())
+    computes = compute_zones.compute_services(context.elevated())
     available = {s.availability_zone for _, s in computes if not s.disabled}
     unavailable = {s.availability_zone for _, s in computes} - available
     zones = [
@@ -59,7 +60,7 @@ def detail(req: Request):
         hosts[service.availability_zone].setdefault(service.host, {})[
             service.binary
         ] = {
-            "available": servers.compute_api().service_is_up(service),
+            "available": compute_zones.service_is_up(service),
             "active": True,
             "updated_at": common.datetime_str(service.updated_at),
         }

@@ -7,9 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 import nova.conf
-from nova import exception
+from nova import exception, policy
 from nova.api.openstack.request import Request
-from nova.compute import vm_states
+from nova.compute.api import servers as server_api
+from nova.states import vm_states
 
 CONF = nova.conf.CONF
 
@@ -89,6 +90,19 @@ def states_from_status(statuses: list[str]) -> tuple[list[str], list[str | None]
     return sorted(vm_state_set), sorted(task_state_set, key=str)
 
 
+def get_server(
+    context, server_id: str, expected_attrs=(), cell_down_support: bool = False
+):
+    """The server, from its cell or its build request; authorized later by
+    the flow that acts on it.
+
+    :raises InstanceNotFound: no such server, or another project's.
+    """
+    return server_api.ServersAPI().get(
+        context, server_id, expected_attrs, cell_down_support=cell_down_support
+    )
+
+
 def get_instance(
     req: Request, server_id: str, rule: str, expected_attrs=(), read_deleted=False
 ):
@@ -97,14 +111,11 @@ def get_instance(
 
     Another project's server is not found (404) rather than forbidden.
     """
-    from nova import policy
-    from nova.api.openstack.compute.servers import compute_api
-
     context = req.nova_context
     if read_deleted:
         context = copy.copy(context)
         context.read_deleted = "yes"
-    instance = compute_api().get(context, server_id, expected_attrs)
+    instance = get_server(context, server_id, expected_attrs)
     policy.authorize(
         context, rule, {"project_id": instance.project_id, "user_id": instance.user_id}
     )

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from nova.api.openstack import validation
+from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import console_output as schemas
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.request import Request, json_response
+from nova.compute.api import guest
 
 
 @validation.body(schemas.get_console_output)
@@ -14,8 +15,8 @@ def get_console_output(req: Request, server_id: str):
     length = (req.json_body()["os-getConsoleOutput"] or {}).get("length")
     if length is not None and int(length) == -1:
         length = None
-    instance = compute_api().get(context, server_id)
-    output = compute_api().get_console_output(
+    instance = common.get_server(context, server_id)
+    output = guest.GuestAPI().get_console_output(
         context, instance, None if length is None else int(length)
     )
     return json_response({"output": output})

@@ -10,9 +10,10 @@ from __future__ import annotations
 import nova.conf
 from nova import exception
 from nova.api.openstack import links, validation
+from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import create_image as schemas
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.request import Request, json_response
+from nova.compute.api import images as image_actions
 
 CONF = nova.conf.CONF
 
@@ -30,8 +31,8 @@ def create_image(req: Request, server_id: str):
         raise exception.Invalid("Instance snapshots are not permitted at this time.")
     context = req.nova_context
     body = req.json_body()["createImage"]
-    instance = compute_api().get(context, server_id)
-    image = compute_api().snapshot(
+    instance = common.get_server(context, server_id)
+    image = image_actions.ImagesAPI().snapshot(
         context, instance, body["name"], dict(body.get("metadata") or {})
     )
     return _image_created(req, image)
@@ -41,8 +42,8 @@ def create_image(req: Request, server_id: str):
 def create_backup(req: Request, server_id: str):
     context = req.nova_context
     body = req.json_body()["createBackup"]
-    instance = compute_api().get(context, server_id)
-    image = compute_api().backup(
+    instance = common.get_server(context, server_id)
+    image = image_actions.ImagesAPI().backup(
         context,
         instance,
         body["name"],

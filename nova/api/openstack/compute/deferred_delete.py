@@ -7,17 +7,18 @@ once.
 
 from __future__ import annotations
 
-from nova.api.openstack.compute.servers import compute_api
+from nova.api.openstack.compute import common
 from nova.api.openstack.request import Request, json_response
+from nova.compute.api import delete
 
 
 def restore(req: Request, server_id: str):
     context = req.nova_context
-    compute_api().restore(context, compute_api().get(context, server_id))
+    delete.DeleteAPI().restore(context, common.get_server(context, server_id))
     return json_response(None, status=202)
 
 
 def force_delete(req: Request, server_id: str):
     context = req.nova_context
-    compute_api().force_delete(context, compute_api().get(context, server_id))
+    delete.DeleteAPI().force_delete(context, common.get_server(context, server_id))
     return json_response(None, status=202)

@@ -16,9 +16,9 @@ from nova import exception, policy
 from nova.api.openstack import links, microversion, validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import hypervisors as schemas
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.request import Request, json_response
 from nova.compute import host_api
+from nova.compute.api import zones
 from nova.policies import hypervisors as hv_policies
 
 # Resource counts shown until 2.88.
@@ -60,7 +60,7 @@ def _view(req: Request, node, service, detail: bool, servers=None, uptime=None) 
     body = {
         "id": _id(req, node),
         "hypervisor_hostname": node.hypervisor_hostname,
-        "state": "up" if compute_api().service_is_up(service) else "down",
+        "state": "up" if zones.service_is_up(service) else "down",
         "status": "disabled" if service.disabled else "enabled",
     }
     if detail:

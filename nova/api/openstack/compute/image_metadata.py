@@ -10,9 +10,9 @@ from nova import exception
 from nova.api.openstack import microversion, validation
 from nova.api.openstack.compute.images import get_image
 from nova.api.openstack.compute.schemas import image_metadata as schemas
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.request import Request, json_response
-from nova.compute import api as compute
+from nova.compute.api import base as compute_base
+from nova.image import api as image_api
 
 LAST_VERSION = "2.38"
 
@@ -23,10 +23,10 @@ def _properties(req: Request, image_id: str) -> dict:
 
 def _save(req: Request, image_id: str, old: dict, new: dict) -> dict:
     """Make the image's properties ``new``; what Glance then holds."""
-    compute.check_metadata_quota(req.nova_context, new)
+    compute_base.check_metadata_quota(req.nova_context, new)
     changes = {key: value for key, value in new.items() if old.get(key) != value}
     changes.update({key: None for key in old if key not in new})
-    image = compute_api().image_api.update(req.nova_context, image_id, changes)
+    image = image_api.get_image_api().update(req.nova_context, image_id, changes)
     return image.get("properties") or {}
 
 

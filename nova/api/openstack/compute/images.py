@@ -12,8 +12,8 @@ from typing import Any
 import nova.conf
 from nova import exception
 from nova.api.openstack import links, microversion
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.request import Request, json_response
+from nova.image import api as image_api
 
 CONF = nova.conf.CONF
 
@@ -110,7 +110,7 @@ def _images(req: Request) -> list[dict]:
     if "changes-since" in req.GET:
         filters["updated_at"] = f"gte:{req.GET['changes-since']}"
     try:
-        images = compute_api().image_api.get_all(req.nova_context, filters)
+        images = image_api.get_image_api().get_all(req.nova_context, filters)
     except ValueError as exc:
         raise exception.Invalid(str(exc)) from exc
     for ours, attribute in _MINIMUMS.items():
@@ -145,7 +145,7 @@ def detail(req: Request):
 
 def get_image(req: Request, image_id: str) -> dict:
     """:raises ImageNotFound: (404) no such image the caller may see."""
-    return compute_api().image_api.show(req.nova_context, image_id)
+    return image_api.get_image_api().show(req.nova_context, image_id)
 
 
 @microversion.version_handler("2.1", LAST_VERSION)
@@ -155,5 +155,5 @@ def show(req: Request, image_id: str):
 
 @microversion.version_handler("2.1", LAST_VERSION)
 def delete(req: Request, image_id: str):
-    compute_api().image_api.delete(req.nova_context, image_id)
+    image_api.get_image_api().delete(req.nova_context, image_id)
     return json_response(None, status=204)

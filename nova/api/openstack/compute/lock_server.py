@@ -7,9 +7,10 @@ A locked server refuses changes (power actions, delete, metadata writes,
 from __future__ import annotations
 
 from nova.api.openstack import validation
+from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import lock_server as schemas
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.request import Request, json_response
+from nova.compute.api import servers as server_api
 
 
 @validation.body(schemas.lock, "2.1", "2.72")
@@ -19,12 +20,14 @@ def lock(req: Request, server_id: str):
     reason = None
     if req.is_supported("2.73"):
         reason = (req.json_body()["lock"] or {}).get("locked_reason")
-    compute_api().lock(context, compute_api().get(context, server_id), reason=reason)
+    server_api.ServersAPI().lock(
+        context, common.get_server(context, server_id), reason=reason
+    )
     return json_response(None, status=202)
 
 
 @validation.body(schemas.unlock)
 def unlock(req: Request, server_id: str):
     context = req.nova_context
-    compute_api().unlock(context, compute_api().get(context, server_id))
+    server_api.ServersAPI().unlock(context, common.get_server(context, server_id))
     return json_response(None, status=202)

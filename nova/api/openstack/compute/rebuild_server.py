@@ -14,11 +14,13 @@ from oslo_utils import strutils
 import nova.conf
 from nova import policy
 from nova.api.openstack import validation
+from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import rebuild as schemas
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.compute.views import servers as views
 from nova.api.openstack.request import Request, json_response
-from nova.compute import api as compute
+from nova.compute.api import create
+from nova.compute.api import rebuild as rebuild_api
+from nova.compute.api import servers as server_api
 from nova.policies import servers as server_policies
 
 CONF = nova.conf.CONF
@@ -46,7 +48,7 @@ _FIELDS = {
 def rebuild(req: Request, server_id: str):
     context = req.nova_context
     body = req.json_body()["rebuild"]
-    instance = compute_api().get(context, server_id, views.expected_attrs(req))
+    instance = common.get_server(context, server_id, views.expected_attrs(req))
     if body.get("trusted_image_certificates"):
         policy.authorize(
             context,
@@ -60,9 +62,9 @@ def rebuild(req: Request, server_id: str):
         (item["path"], base64.b64decode(item["contents"]))
         for item in body.get("personality") or []
     ]
-    password = body.get("adminPass") or compute.generate_password()
+    password = body.get("adminPass") or create.generate_password()
     image_ref = str(body["imageRef"]).rstrip("/").rsplit("/", 1)[-1]
-    rebuilt = compute_api().rebuild(
+    rebuilt = rebuild_api.RebuildAPI().rebuild(
         context,
         instance,
         image_ref,
@@ -73,8 +75,8 @@ def rebuild(req: Request, server_id: str):
         ),
         **changes,
     )
-    shown = compute_api().get(context, rebuilt.uuid, views.expected_attrs(req))
-    view = views.ServerViews(req, compute_api()).update(shown)
+    shown = common.get_server(context, rebuilt.uuid, views.expected_attrs(req))
+    view = views.ServerViews(req, server_api.ServersAPI()).update(shown)
     server = view["server"]
     # Unlike show and update, upstream's rebuild answer leaves the extended
     # attribute out at 2.75+ (2.57 gives ``user_data`` itself below).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nova import policy
 from nova.api.openstack import microversion, validation
-from nova.api.openstack.compute import servers
+from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import remote_consoles as schemas
 from nova.api.openstack.request import Request, json_response
 from nova.console import api as console_api
@@ -13,7 +13,7 @@ from nova.policies import remote_consoles as policies
 
 def _console_url(req: Request, server_id: str, protocol: str, console_type: str):
     context = req.nova_context
-    instance = servers.compute_api().get(context, server_id)
+    instance = common.get_server(context, server_id)
     policy.authorize(
         context,
         policies.BASE_POLICY_NAME,

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import nova.conf
 from nova.api.openstack import validation
+from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import rescue as schemas
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.request import Request, json_response
-from nova.compute import api as compute
+from nova.compute.api import create
+from nova.compute.api import rescue as rescue_api
 
 CONF = nova.conf.CONF
 
@@ -22,9 +23,9 @@ CONF = nova.conf.CONF
 def rescue(req: Request, server_id: str):
     context = req.nova_context
     options = req.json_body()["rescue"] or {}
-    password = options.get("adminPass") or compute.generate_password()
-    instance = compute_api().get(context, server_id)
-    compute_api().rescue(
+    password = options.get("adminPass") or create.generate_password()
+    instance = common.get_server(context, server_id)
+    rescue_api.RescueAPI().rescue(
         context,
         instance,
         rescue_password=password,
@@ -36,5 +37,5 @@ def rescue(req: Request, server_id: str):
 
 def unrescue(req: Request, server_id: str):
     context = req.nova_context
-    compute_api().unrescue(context, compute_api().get(context, server_id))
+    rescue_api.RescueAPI().unrescue(context, common.get_server(context, server_id))
     return json_response(None, status=202)

@@ -4,8 +4,9 @@ of a running guest, free-form before 2.48, in a fixed shape from 2.48."""
 from __future__ import annotations
 
 from nova import exception
-from nova.api.openstack.compute.servers import compute_api
+from nova.api.openstack.compute import common
 from nova.api.openstack.request import Request, json_response
+from nova.compute.api import guest
 from nova.policies import server_diagnostics as policies
 
 # The 2.48 shape: these keys, always, null when the driver cannot tell.
@@ -62,16 +63,16 @@ def _standard_view(diagnostics: dict) -> dict:
 
 def show(req: Request, server_id: str):
     context = req.nova_context
-    instance = compute_api().get(context, server_id)
+    instance = common.get_server(context, server_id)
     try:
         if req.is_supported("2.48"):
             body = _standard_view(
-                compute_api().get_instance_diagnostics(
+                guest.GuestAPI().get_instance_diagnostics(
                     context, instance, policies.BASE_POLICY_NAME
                 )
             )
         else:
-            body = compute_api().get_diagnostics(
+            body = guest.GuestAPI().get_diagnostics(
                 context, instance, policies.BASE_POLICY_NAME
             )
     except NotImplementedError as exc:

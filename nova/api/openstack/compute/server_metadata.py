@@ -6,8 +6,8 @@ from nova import exception
 from nova.api.openstack import validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import server_metadata as schemas
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.request import Request, json_response
+from nova.compute.api import servers as server_api
 from nova.policies import server_metadata as policies
 
 
@@ -26,8 +26,8 @@ def index(req: Request, server_id: str):
 def create(req: Request, server_id: str):
     """Add or change the given items; the server's metadata after."""
     instance = _server(req, server_id, "create")
-    merged = compute_api().update_instance_metadata(
-        instance, req.json_body()["metadata"], replace=False, action="update metadata"
+    merged = server_api.ServersAPI().update_instance_metadata(
+        instance, req.json_body()["metadata"], replace=False
     )
     return json_response({"metadata": merged})
 
@@ -36,8 +36,8 @@ def create(req: Request, server_id: str):
 def update_all(req: Request, server_id: str):
     """Replace the server's metadata with the given items."""
     instance = _server(req, server_id, "update_all")
-    metadata = compute_api().update_instance_metadata(
-        instance, req.json_body()["metadata"], replace=True, action="update metadata"
+    metadata = server_api.ServersAPI().update_instance_metadata(
+        instance, req.json_body()["metadata"], replace=True
     )
     return json_response({"metadata": metadata})
 
@@ -56,13 +56,11 @@ def update(req: Request, server_id: str, key: str):
     if key not in meta:
         raise exception.Invalid("Request body and URI mismatch")
     instance = _server(req, server_id, "update")
-    compute_api().update_instance_metadata(
-        instance, meta, replace=False, action="update metadata"
-    )
+    server_api.ServersAPI().update_instance_metadata(instance, meta, replace=False)
     return json_response({"meta": meta})
 
 
 def delete(req: Request, server_id: str, key: str):
     instance = _server(req, server_id, "delete")
-    compute_api().delete_instance_metadata(instance, key, action="delete metadata")
+    server_api.ServersAPI().delete_instance_metadata(instance, key)
     return json_response(None, status=204)

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from nova import policy
 from nova.api.metadata import password
-from nova.api.openstack.compute import servers
+from nova.api.openstack.compute import common
 from nova.api.openstack.request import Request, json_response
 from nova.policies import server_password as policies
 
 
 def _instance(req: Request, server_id: str, rule: str):
     context = req.nova_context
-    instance = servers.compute_api().get(
-        context, server_id, expected_attrs=["system_metadata"]
-    )
+    instance = common.get_server(context, server_id, ["system_metadata"])
     policy.authorize(
         context,
         policies.BASE_POLICY_NAME % rule,

@@ -9,8 +9,8 @@ from nova.api.openstack import links, microversion, validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import parameter_types
 from nova.api.openstack.compute.schemas import server_tags as schemas
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.request import Request, json_response
+from nova.compute.api import servers as server_api
 from nova.objects import TagList
 from nova.policies import server_tags as policies
 
@@ -54,9 +54,7 @@ def show(req: Request, server_id: str, tag: str):
 @validation.body(schemas.update_all)
 def update_all(req: Request, server_id: str):
     instance = _server(req, server_id, "update_all")
-    tags = compute_api().replace_tags(
-        instance, req.json_body()["tags"], action="update tags"
-    )
+    tags = server_api.ServersAPI().replace_tags(instance, req.json_body()["tags"])
     return json_response({"tags": tags})
 
 
@@ -67,7 +65,7 @@ def update(req: Request, server_id: str, tag: str):
     if error is not None:
         raise exception.InvalidInstanceTag(tag=tag, reason=error.message)
     instance = _server(req, server_id, "update")
-    if not compute_api().add_tag(instance, tag, action="update tag"):
+    if not server_api.ServersAPI().add_tag(instance, tag):
         return json_response(None, status=204)
     location = links.resource_links(req, f"servers/{server_id}/tags", tag)[0]["href"]
     return json_response(None, status=201, headers=[("Location", location)])
@@ -76,12 +74,12 @@ def update(req: Request, server_id: str, tag: str):
 @microversion.version_handler("2.26")
 def delete(req: Request, server_id: str, tag: str):
     instance = _server(req, server_id, "delete")
-    compute_api().delete_tag(instance, tag, action="delete tag")
+    server_api.ServersAPI().delete_tag(instance, tag)
     return json_response(None, status=204)
 
 
 @microversion.version_handler("2.26")
 def delete_all(req: Request, server_id: str):
     instance = _server(req, server_id, "delete_all")
-    compute_api().delete_tags(instance, action="delete tags")
+    server_api.ServersAPI().delete_tags(instance)
     return json_response(None, status=204)

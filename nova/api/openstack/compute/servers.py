@@ -1,13 +1,13 @@
 """``/servers``: create, list, show, update and delete servers.
 
-Handlers parse the request, authorize, call :mod:`nova.compute.api` and
-build the body with :mod:`~nova.api.openstack.compute.views.servers`.
+Handlers parse the request, authorize, call the flows of
+:mod:`nova.compute.api` and build the body with
+:mod:`~nova.api.openstack.compute.views.servers`.
 """
 
 from __future__ import annotations
 
 import copy
-import functools
 from typing import Any
 
 from oslo_utils import strutils, timeutils
@@ -19,9 +19,12 @@ from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import servers as schemas
 from nova.api.openstack.compute.views import servers as views
 from nova.api.openstack.request import Request, json_response
-from nova.compute import api as compute
-from nova.compute import vm_states
+from nova.compute.api import create as server_create
+from nova.compute.api import delete as server_delete
+from nova.compute.api import power
+from nova.compute.api import servers as server_api
 from nova.policies import servers as server_policies
+from nova.states import vm_states
 
 CONF = nova.conf.CONF
 
@@ -56,12 +59,6 @@ _PAGING_AND_SORTING = ("limit", "marker", "sort_key", "sort_dir")
 _LIST_VALUED = ("status", "vm_state", "task_state", "uuid", "host", "user_id")
 # Sorting by where servers run is for admins.
 _ADMIN_SORT_KEYS = ("host", "node")
-
-
-@functools.cache
-def compute_api() -> compute.API:
-    """The process's compute API (built on first use)."""
-    return compute.API()
 
 
 # -- list ---------------------------------------------------------------------
@@ -198,7 +195,8 @@ def _list(req: Request, is_detail: bool):
     rule = "detail" if is_detail else "index"
     policy.authorize(context, server_policies.SERVERS % rule)
     search = _search_options(req, context, is_detail)
-    server_views = views.ServerViews(req, compute_api())
+    servers = server_api.ServersAPI()
+    server_views = views.ServerViews(req, servers)
     if search is None:
         instances = []
     else:
@@ -210,7 +208,7 @@ def _list(req: Request, is_detail: bool):
             list_context = copy.copy(context)
             list_context.read_deleted = "yes"
         try:
-            instances = compute_api().get_all(
+            instances = servers.get_all(
                 list_context,
                 search,
                 limit,
@@ -255,7 +253,7 @@ def detail(req: Request):
 
 def _get_server(req: Request, server_id: str, rule: str, expected_attrs=()):
     context = req.nova_context
-    instance = compute_api().get(
+    instance = common.get_server(
         context,
         server_id,
         expected_attrs,
@@ -273,13 +271,13 @@ def _get_server(req: Request, server_id: str, rule: str, expected_attrs=()):
 @validation.query(schemas.show_query_v2102, "2.102")
 def show(req: Request, server_id: str):
     instance = _get_server(req, server_id, "show", views.expected_attrs(req))
-    return json_response(views.ServerViews(req, compute_api()).show(instance))
+    return json_response(views.ServerViews(req, server_api.ServersAPI()).show(instance))
 
 
 # -- create -------------------------------------------------------------------
 
 
-def _create_request(req: Request) -> compute.CreateRequest:
+def _create_request(req: Request) -> server_create.CreateRequest:
     body = req.json_body()
     server = body["server"]
     hints = body.get("os:scheduler_hints") or body.get("OS-SCH-HNT:scheduler_hints")
@@ -288,7 +286,7 @@ def _create_request(req: Request) -> compute.CreateRequest:
     if image_ref:
         # imageRef may be a URL ending in the image id.
         image_ref = str(image_ref).rstrip("/").rsplit("/", 1)[-1]
-    return compute.CreateRequest(
+    return server_create.CreateRequest(
         name=server["name"],
         flavor_ref=str(server["flavorRef"]),
         image_ref=image_ref,
@@ -331,7 +329,7 @@ def _create_request(req: Request) -> compute.CreateRequest:
 @validation.body(schemas.create_v294, "2.94")
 def create(req: Request):
     request = _create_request(req)
-    instances, reservation_id, password = compute_api().create(
+    instances, reservation_id, password = server_create.CreateAPI().create(
         req.nova_context, request
     )
     if strutils.bool_from_string(
@@ -339,7 +337,7 @@ def create(req: Request):
     ):
         return json_response({"reservation_id": reservation_id}, status=202)
     first = instances[0]
-    body = views.ServerViews(req, compute_api()).create(
+    body = views.ServerViews(req, server_api.ServersAPI()).create(
         first,
         password if CONF.api.enable_instance_password else None,
         request.security_groups,
@@ -366,7 +364,8 @@ _UPDATABLE = {
 def update(req: Request, server_id: str):
     context = req.nova_context
     server = req.json_body()["server"]
-    instance = compute_api().get(context, server_id, views.expected_attrs(req))
+    servers = server_api.ServersAPI()
+    instance = servers.get(context, server_id, views.expected_attrs(req))
     changes = {
         attribute: server[name]
         for name, attribute in _UPDATABLE.items()
@@ -374,8 +373,8 @@ def update(req: Request, server_id: str):
     }
     if "OS-DCF:diskConfig" in server:
         changes["auto_disk_config"] = server["OS-DCF:diskConfig"] == "AUTO"
-    instance = compute_api().update(context, instance, **changes)
-    return json_response(views.ServerViews(req, compute_api()).update(instance))
+    instance = servers.update(context, instance, **changes)
+    return json_response(views.ServerViews(req, servers).update(instance))
 
 
 # -- delete -------------------------------------------------------------------
@@ -383,8 +382,8 @@ def update(req: Request, server_id: str):
 
 def delete(req: Request, server_id: str):
     context = req.nova_context
-    instance = compute_api().get(context, server_id)
-    compute_api().delete(context, instance)
+    instance = common.get_server(context, server_id)
+    server_delete.DeleteAPI().delete(context, instance)
     return json_response(None, status=204)
 
 
@@ -393,13 +392,13 @@ def delete(req: Request, server_id: str):
 
 def start(req: Request, server_id: str):
     context = req.nova_context
-    compute_api().start(context, compute_api().get(context, server_id))
+    power.PowerAPI().start(context, common.get_server(context, server_id))
     return json_response(None, status=202)
 
 
 def stop(req: Request, server_id: str):
     context = req.nova_context
-    compute_api().stop(context, compute_api().get(context, server_id))
+    power.PowerAPI().stop(context, common.get_server(context, server_id))
     return json_response(None, status=202)
 
 
@@ -407,5 +406,5 @@ def stop(req: Request, server_id: str):
 def reboot(req: Request, server_id: str):
     context = req.nova_context
     reboot_type = req.json_body()["reboot"]["type"].upper()
-    compute_api().reboot(context, compute_api().get(context, server_id), reboot_type)
+    power.PowerAPI().reboot(context, common.get_server(context, server_id), reboot_type)
     return json_response(None, status=202)

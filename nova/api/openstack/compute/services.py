@@ -6,10 +6,10 @@ from oslo_utils import strutils, uuidutils
 
 from nova import exception, objects, policy
 from nova.api.openstack import microversion, validation
-from nova.api.openstack.compute import servers
 from nova.api.openstack.compute.schemas import services as schemas
 from nova.api.openstack.request import Request, json_response
 from nova.compute import host_api, instance_list
+from nova.compute.api import zones
 from nova.policies import services as services_policies
 
 # The API services of upstream's eventlet era registered themselves; they
@@ -33,7 +33,7 @@ def _view(req: Request, service) -> dict:
         "host": service.host,
         "zone": service.availability_zone,
         "status": "disabled" if service.disabled else "enabled",
-        "state": "up" if servers.compute_api().service_is_up(service) else "down",
+        "state": "up" if zones.service_is_up(service) else "down",
         "updated_at": _updated_at(service),
         "disabled_reason": service.disabled_reason,
     }

@@ -8,20 +8,23 @@ offloaded, schedules it anew and boots it from the snapshot. All 202.
 from __future__ import annotations
 
 from nova.api.openstack import validation
+from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import shelve as schemas
-from nova.api.openstack.compute.servers import compute_api
 from nova.api.openstack.request import Request, json_response
+from nova.compute.api import images as image_actions
 
 
 def shelve(req: Request, server_id: str):
     context = req.nova_context
-    compute_api().shelve(context, compute_api().get(context, server_id))
+    image_actions.ImagesAPI().shelve(context, common.get_server(context, server_id))
     return json_response(None, status=202)
 
 
 def shelve_offload(req: Request, server_id: str):
     context = req.nova_context
-    compute_api().shelve_offload(context, compute_api().get(context, server_id))
+    image_actions.ImagesAPI().shelve_offload(
+        context, common.get_server(context, server_id)
+    )
     return json_response(None, status=202)
 
 
@@ -32,8 +35,8 @@ def unshelve(req: Request, server_id: str):
     options = {}
     if req.is_supported("2.77"):
         options = req.json_body()["unshelve"] or {}
-    instance = compute_api().get(context, server_id)
-    compute_api().unshelve(
+    instance = common.get_server(context, server_id)
+    image_actions.ImagesAPI().unshelve(
         context,
         instance,
         new_az=options.get("availability_zone"),

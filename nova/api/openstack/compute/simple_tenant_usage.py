@@ -16,8 +16,9 @@ from nova.api.openstack import links, validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import simple_tenant_usage as schemas
 from nova.api.openstack.request import Request, json_response
-from nova.compute import instance_list, vm_states
+from nova.compute import instance_list
 from nova.policies import simple_tenant_usage as usage_policies
+from nova.states import vm_states
 
 _TIME_FORMATS = ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%d %H:%M:%S.%f")
 

@@ -10,7 +10,7 @@ import pytest
 
 import nova.conf
 from nova import exception, objects
-from nova.compute import power_state
+from nova.states import power_state
 from nova.virt import driver as virt_driver
 from nova.virt.libvirt import imagebackend
 

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from nova import exception, objects
-from nova.compute import power_state
+from nova.states import power_state
 from nova.virt.libvirt import imagebackend
 
 

@@ -83,10 +83,10 @@ class ServerViews:
     """Builds server bodies for one request; what several servers share
     (policy decisions, zones, request specs, services) is looked up once."""
 
-    def __init__(self, req: Request, compute_api) -> None:
+    def __init__(self, req: Request, servers) -> None:
         self.req = req
         self.context = req.nova_context
-        self.compute_api = compute_api
+        self.servers = servers
         self._cache: dict[str, Any] = {}
         # The servers of the body being built, for lookups done once.
         self._instances: list = []
@@ -110,13 +110,13 @@ class ServerViews:
         )
 
     def host_zones(self) -> dict[str, str]:
-        return self._once("zones", lambda: self.compute_api.host_zones(self.context))
+        return self._once("zones", lambda: self.servers.host_zones(self.context))
 
     def request_spec(self, instance):
         specs = self._once("specs", dict)
         if instance.uuid not in specs:
             specs.update(
-                self.compute_api.request_specs(
+                self.servers.request_specs(
                     self.context, [i.uuid for i in self._instances or [instance]]
                 )
             )
@@ -126,7 +126,7 @@ class ServerViews:
     def host_service(self, instance):
         services = self._once(
             "services",
-            lambda: self.compute_api.compute_services_by_host(
+            lambda: self.servers.compute_services_by_host(
                 self.context, self._instances or [instance]
             ),
         )
@@ -370,7 +370,7 @@ def _availability_zone(views: ServerViews, instance) -> str:
     host = _get(instance, "host")
     if host:
         return views.host_zones().get(
-            host, views.compute_api.default_availability_zone()
+            host, views.servers.default_availability_zone()
         )
     return _get(instance, "availability_zone") or ""
 
@@ -428,7 +428,7 @@ def _host_status(views: ServerViews, instance) -> dict:
     elif service.disabled:
         status = "MAINTENANCE"
     else:
-        status = "UP" if views.compute_api.service_is_up(service) else "UNKNOWN"
+        status = "UP" if views.servers.service_is_up(service) else "UNKNOWN"
     return {"host_status": status}
 
 
