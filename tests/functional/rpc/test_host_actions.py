@@ -67,7 +67,7 @@ def test_host_operations_reach_the_driver(compute, placement_client):
 def test_driver_without_host_operations(compute):
     manager, _ = compute
     # What the libvirt driver answers: the base class's NotImplementedError.
-    manager.driver = virt_driver.ComputeDriver()
+    manager.compute.driver = virt_driver.ComputeDriver()
     ctxt = context.get_admin_context()
     api = compute_rpcapi.ComputeAPI()
     with pytest.raises(NotImplementedError):

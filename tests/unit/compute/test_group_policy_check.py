@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 from nova import exception
-from nova.compute import manager as compute_manager
+from nova.compute.flows import base, build
 from nova.conf import CONF
 
 
@@ -33,9 +33,9 @@ class _Instance:
 
 
 def _check(group, host="h1"):
-    manager = compute_manager.ComputeManager.__new__(compute_manager.ComputeManager)
-    manager.host = host
-    manager._validate_instance_group_policy(None, _Instance(), group)
+    flow = build.BuildFlow.__new__(build.BuildFlow)
+    flow.compute = base.ComputeHost(host=host, driver=None, rt=None)
+    flow.validate_instance_group_policy(None, _Instance(), group)
 
 
 @pytest.mark.parametrize(

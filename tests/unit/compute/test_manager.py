@@ -96,7 +96,7 @@ def _build(manager, ctxt, instance):
         ctxt, instance, {"id": uuidutils.generate_uuid()}, None, {}, node=manager.host
     )
     # The build pool has one thread: this runs once the build is over.
-    manager._builds.submit(lambda: None).result(timeout=30)
+    manager.build.builds.submit(lambda: None).result(timeout=30)
 
 
 def _events(ctxt, uuid):
@@ -136,7 +136,7 @@ def test_build_makes_the_instance_active(compute, placement_client):
         ("compute_build_and_run_instance", "Success")
     ]
     # Usage is recounted by the periodic task, not after each build.
-    compute._update_resources(ctxt)
+    compute.host_flow.update_available_resource(ctxt)
     node = objects.ComputeNode.get_by_host_and_nodename(
         ctxt, compute.host, compute.host
     )
@@ -212,7 +212,7 @@ def test_restart_settles_interrupted_work(compute, placement_client):
     deleting.task_state = task_states.DELETING
     deleting.save()
 
-    compute._recover_instances(ctxt)
+    compute.recovery.recover_instances(ctxt)
 
     failed = objects.Instance.get_by_uuid(ctxt, building.uuid, expected_attrs=["fault"])
     assert failed.vm_state == vm_states.ERROR

@@ -201,7 +201,7 @@ def test_backup_keeps_only_the_newest_rotation(compute, active, images):
 def test_restart_clears_an_interrupted_snapshot(compute, active, images):
     ctxt, instance = active
     _pending(instance, task_states.IMAGE_UPLOADING)
-    compute._init_instance_power(ctxt, instance)
+    compute.recovery.recover_instance(ctxt, instance)
     instance.refresh()
     assert instance.task_state is None
 

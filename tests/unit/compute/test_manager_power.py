@@ -77,7 +77,7 @@ def test_failed_action_clears_the_task_and_leaves_a_fault(
 def test_sync_stops_an_instance_whose_guest_went_off(compute, placement_client):
     ctxt, instance = _active(compute, placement_client)
     compute.driver.power_off(instance)  # the guest shut itself down
-    compute._sync_power_states(ctxt)
+    compute.power_sync.sync_power_states(ctxt)
     instance.refresh()
     assert (instance.vm_state, instance.power_state) == (
         vm_states.STOPPED,
@@ -91,7 +91,7 @@ def test_sync_powers_off_a_running_guest_of_a_stopped_instance(
     ctxt, instance = _active(compute, placement_client)
     compute.stop_instance(ctxt, _with_task(instance, task_states.POWERING_OFF))
     compute.driver.power_on(ctxt, instance, [])
-    compute._sync_power_states(ctxt)
+    compute.power_sync.sync_power_states(ctxt)
     instance.refresh()
     assert instance.vm_state == vm_states.STOPPED
     assert compute.driver.get_info(instance).state == power_state.SHUTDOWN
@@ -101,7 +101,7 @@ def test_sync_leaves_instances_with_a_task_alone(compute, placement_client):
     ctxt, instance = _active(compute, placement_client)
     _with_task(instance, task_states.REBOOTING)
     compute.driver.power_off(instance)
-    compute._sync_power_states(ctxt)
+    compute.power_sync.sync_power_states(ctxt)
     instance.refresh()
     assert (instance.vm_state, instance.task_state) == (
         vm_states.ACTIVE,
@@ -119,7 +119,7 @@ def test_start_finishes_or_clears_interrupted_power_tasks(compute, placement_cli
     _, pausing = _active(compute, placement_client)
     _with_task(pausing, task_states.PAUSING)
 
-    compute._recover_instances(ctxt)  # what init_host does after a crash
+    compute.recovery.recover_instances(ctxt)  # what init_host does after a crash
     for instance in (stopping, rebooting, pausing):
         instance.refresh()
     assert (stopping.vm_state, stopping.task_state) == (vm_states.STOPPED, None)

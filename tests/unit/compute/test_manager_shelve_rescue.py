@@ -108,7 +108,7 @@ def test_rescue_timeout_unrescues_only_the_expired(compute, placement_client):
         _, recent = _rescued(compute, placement_client, 10)
         names = [task.name for task in compute.periodic_tasks()]
         assert "poll_rescued_instances" in names
-        compute._poll_rescued_instances(ctxt)
+        compute.rescue.poll_rescued_instances(ctxt)
     finally:
         CONF.clear_override("rescue_timeout")
     assert _state(expired) == (vm_states.ACTIVE, None, power_state.RUNNING)
@@ -120,14 +120,14 @@ def test_rescue_timeout_unrescues_only_the_expired(compute, placement_client):
 def test_rescue_timeout_zero_never_unrescues(compute, placement_client):
     ctxt, instance = _rescued(compute, placement_client, 10**6)
     assert "poll_rescued_instances" not in [t.name for t in compute.periodic_tasks()]
-    compute._poll_rescued_instances(ctxt)
+    compute.rescue.poll_rescued_instances(ctxt)
     assert _state(instance)[0] == vm_states.RESCUED
 
 
 def test_restart_clears_an_interrupted_rescue(compute, placement_client):
     ctxt, instance = _active(compute, placement_client)
     _with_task(instance, task_states.RESCUING)
-    compute._recover_instances(ctxt)
+    compute.recovery.recover_instances(ctxt)
     assert _state(instance)[:2] == (vm_states.ACTIVE, None)
 
 
@@ -216,7 +216,7 @@ def test_periodic_task_offloads_after_the_offload_time(
     CONF.set_override("shelved_offload_time", 3600)
     try:
         assert "poll_shelved_instances" in [t.name for t in compute.periodic_tasks()]
-        compute._poll_shelved_instances(ctxt)
+        compute.images.poll_shelved_instances(ctxt)
         assert _state(instance)[0] == vm_states.SHELVED  # not an hour yet
         sysmeta = dict(instance.system_metadata)
         sysmeta["shelved_at"] = (
@@ -225,7 +225,7 @@ def test_periodic_task_offloads_after_the_offload_time(
         ).isoformat()
         instance.system_metadata = sysmeta
         instance.save()
-        compute._poll_shelved_instances(ctxt)
+        compute.images.poll_shelved_instances(ctxt)
     finally:
         CONF.clear_override("shelved_offload_time")
     assert _state(instance)[0] == vm_states.SHELVED_OFFLOADED

@@ -369,9 +369,7 @@ def _flavor_embedded(views: ServerViews, instance) -> dict:
 def _availability_zone(views: ServerViews, instance) -> str:
     host = _get(instance, "host")
     if host:
-        return views.host_zones().get(
-            host, views.servers.default_availability_zone()
-        )
+        return views.host_zones().get(host, views.servers.default_availability_zone())
     return _get(instance, "availability_zone") or ""
 
 

@@ -1,0 +1,244 @@
+"""Building an instance on this host: claim the host in the instance
+record, check the server group's policy late, spawn the guest; a spawn
+that fails goes to the next alternate host the scheduler chose.
+
+Builds run on their own pool of ``max_concurrent_builds`` threads, so that
+RPC threads stay free for deletes; a stopping service waits for them.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+
+from oslo_log import log as logging
+
+import nova.conf
+from nova import exception, objects
+from nova.compute import build_retry
+from nova.compute import utils as compute_utils
+from nova.compute.flows import base
+from nova.conductor import rpcapi as conductor_rpcapi
+from nova.objects import base as objects_base
+from nova.scheduler.filters import affinity_filter
+from nova.states import machine, task_states, vm_states
+
+CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
+
+BUILD_EVENT = "compute_build_and_run_instance"
+
+
+@dataclasses.dataclass
+class BuildArguments:
+    """What build_and_run_instance was given, kept for a reschedule."""
+
+    image: dict
+    request_spec: object
+    filter_properties: dict
+    admin_password: str | None
+    injected_files: list | None
+    requested_networks: object
+    security_groups: object
+    block_device_mapping: object
+    node: str | None
+    host_list: list
+
+
+def _hard_policy_group(request_spec):
+    """The request's server group when its policy is checked on the host."""
+    if request_spec is None or "instance_group" not in request_spec:
+        return None
+    group = request_spec.instance_group
+    if group is None or group.policy not in ("affinity", "anti-affinity"):
+        return None
+    return group
+
+
+class BuildFlow(base.Flow):
+    """build_and_run_instance and its reschedule."""
+
+    def __init__(self, compute: base.ComputeHost) -> None:
+        super().__init__(compute)
+        workers = CONF.max_concurrent_builds or None
+        self.builds = concurrent.futures.ThreadPoolExecutor(
+            max_workers=workers, thread_name_prefix="build"
+        )
+        # Per server group: late checks of one group on this host in turn.
+        self._group_locks = base.InstanceLocks()
+
+    def shutdown(self) -> None:
+        # In-flight builds finish: their instances must not stay BUILDING.
+        self.builds.shutdown(wait=True)
+
+    def build_and_run_instance(self, context, instance, build: BuildArguments) -> None:
+        """Start building; the build runs on the build pool.
+
+        ``build.host_list`` is the scheduler's choice for this host first,
+        then the alternates a failed build is rescheduled to.
+        """
+        self.builds.submit(self._build, context, instance, build)
+
+    def _build(self, context, instance, build: BuildArguments) -> None:
+        # Log lines of this thread carry the request's ids.
+        context.update_store()
+        rt = self.compute.rt
+        with self.compute.instance_lock(instance.uuid):
+            try:
+                with compute_utils.EventReporter(
+                    context, BUILD_EVENT, self.host, instance.uuid
+                ):
+                    self._build_and_run(context, instance, build)
+                rt.build_finished(context, build.node, failed=False)
+            except (
+                exception.UnexpectedDeletingTaskStateError,
+                exception.InstanceNotFound,
+            ):
+                # Deleted by its user meanwhile: nothing to keep.
+                LOG.info("Instance %s was deleted during its build", instance.uuid)
+                self.clean_up_guest(context, instance)
+            except exception.RescheduledException as exc:
+                rt.build_finished(context, build.node, failed=True)
+                self._reschedule(context, instance, build, exc)
+            except Exception as exc:  # every failure ends in ERROR with a fault
+                LOG.exception("Build of instance %s failed", instance.uuid)
+                rt.build_finished(context, build.node, failed=True)
+                self.fail_build(context, instance, exc)
+
+    def _build_and_run(self, context, instance, build: BuildArguments) -> None:
+        node = build.node
+        compute_node = self.compute.rt.compute_nodes.get(node) if node else None
+        instance.vm_state = vm_states.BUILDING
+        instance.task_state = task_states.SPAWNING
+        instance.host = self.host
+        instance.node = node or self.host
+        instance.launched_on = self.host
+        if compute_node is not None:
+            instance.compute_id = compute_node.id
+        group = _hard_policy_group(build.request_spec)
+        if group is None:
+            instance.save(expected_task_state=list(machine.BUILD.task_states))
+        else:
+            # Taking the host and checking the group in one step, builds of
+            # one group on this host see each other (the first one wins).
+            with self._group_locks(group.uuid):
+                instance.save(expected_task_state=list(machine.BUILD.task_states))
+                self.validate_instance_group_policy(context, instance, group)
+
+        selection = build.host_list[0] if build.host_list else None
+        allocations = self.allocations(context, instance, selection)
+        image_meta = objects.ImageMeta.from_dict(build.image)
+        try:
+            self.driver.spawn(
+                context,
+                instance,
+                image_meta,
+                build.injected_files or [],
+                build.admin_password,
+                allocations,
+                network_info=[],
+            )
+        except (
+            exception.BuildAbortException,
+            exception.UnexpectedDeletingTaskStateError,
+            exception.InstanceNotFound,
+        ):
+            raise
+        except Exception as exc:
+            # Another host may do better: the build goes to an alternate.
+            LOG.warning("Spawn of %s failed on %s: %s", instance.uuid, self.host, exc)
+            raise exception.RescheduledException(
+                instance_uuid=instance.uuid,
+                reason=compute_utils.exception_message(exc),
+            ) from exc
+        instance.launched_at = objects_base.utcnow()
+        self.finish(instance, machine.BUILD, expected=[task_states.SPAWNING])
+        LOG.info("Instance %s is ACTIVE on %s", instance.uuid, self.host)
+
+    def validate_instance_group_policy(self, context, instance, group) -> None:
+        """The late check: the scheduler placed this build with what it
+        knew then; a concurrent build of the same group may have landed
+        here since.
+
+        :raises RescheduledException: this host breaks the group's policy.
+        """
+        if CONF.workarounds.disable_group_policy_check_upcall:
+            return
+        try:
+            hosts = group.get_hosts(exclude=[instance.uuid])
+        except exception.DatabaseNotConfigured:
+            # A cell conductor without [api_database] cannot answer; the
+            # scheduler's check stands alone, as with the workaround set.
+            LOG.warning(
+                "Skipping the late server group check of %s: this cell's "
+                "conductor has no [api_database] connection (set [workarounds] "
+                "disable_group_policy_check_upcall to silence this)",
+                instance.uuid,
+            )
+            return
+        if group.policy == "anti-affinity":
+            if hosts.count(self.host) >= affinity_filter.max_server_per_host(group):
+                raise exception.RescheduledException(
+                    instance_uuid=instance.uuid,
+                    reason="Anti-affinity instance group policy was violated.",
+                )
+        elif hosts and self.host not in hosts:
+            raise exception.RescheduledException(
+                instance_uuid=instance.uuid,
+                reason="Affinity instance group policy was violated.",
+            )
+
+    def _reschedule(self, context, instance, build: BuildArguments, exc) -> None:
+        """Free this host and hand the build to the cell conductor for the
+        next alternate; with none left, ERROR with every attempt named."""
+        retry = build_retry.record_attempt(
+            build.filter_properties, self.host, build.node, exc.kwargs.get("reason", "")
+        )
+        alternates = build.host_list[1:]
+        if not alternates or not build_retry.attempts_left(build.filter_properties):
+            LOG.warning(
+                "Build of %s failed on %s; no host left", instance.uuid, self.host
+            )
+            self.fail_build(
+                context,
+                instance,
+                build_retry.exhausted(instance.uuid, build.filter_properties),
+            )
+            return
+        LOG.info(
+            "Rescheduling %s from %s (attempt %d): %s",
+            instance.uuid,
+            self.host,
+            retry["num_attempts"],
+            exc.format_message(),
+        )
+        self.clean_up_guest(context, instance)
+        instance.host = None
+        instance.node = None
+        instance.launched_on = None
+        instance.compute_id = None
+        instance.task_state = task_states.SCHEDULING
+        try:
+            instance.save(expected_task_state=task_states.SPAWNING)
+        except (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError):
+            LOG.info("Instance %s was deleted during its build", instance.uuid)
+            return
+        conductor_rpcapi.ComputeTaskAPI().build_instances(
+            context,
+            instances=[instance],
+            image=build.image,
+            filter_properties=build.filter_properties,
+            admin_password=build.admin_password,
+            injected_files=build.injected_files,
+            requested_networks=build.requested_networks,
+            security_groups=build.security_groups,
+            block_device_mapping=build.block_device_mapping,
+            request_spec=build.request_spec,
+            host_lists=[alternates],
+        )
+
+    def fail_build(self, context, instance, exc: BaseException) -> None:
+        """The row's failure state (ERROR) with a fault; the guest and the
+        allocations go."""
+        self.clean_up_guest(context, instance)
+        self.end_task_with_fault(context, instance, exc, machine.BUILD.failure)
