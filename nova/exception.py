@@ -455,6 +455,13 @@ class NetworkRequestsNotSupported(Invalid):
     )
 
 
+class VolumeServiceNotConfigured(Invalid):
+    msg_fmt = (
+        "Block storage is not configured: this deployment has no volume "
+        "service, so volume, snapshot and blank devices cannot be used."
+    )
+
+
 class InvalidFilter(Invalid):
     msg_fmt = "Invalid %(name)s filter [%(value)s]"
 

@@ -1,4 +1,5 @@
-"""The Placement client of this process, built once from ``[placement]``."""
+"""Placement as nova uses it: the client of this process, built once from
+``[placement]``, and the trait names nova itself puts on providers."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ import nova.conf
 import placement_client
 
 CONF = nova.conf.CONF
+
+# The os-traits trait a compute puts on its providers while its service is
+# disabled; the scheduler forbids it, so no new instance lands there.
+COMPUTE_STATUS_DISABLED = "COMPUTE_STATUS_DISABLED"
 
 
 @functools.cache

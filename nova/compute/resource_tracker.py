@@ -75,8 +75,6 @@ _IO_TASK_STATES = frozenset(
         "unshelving",
     }
 )
-# The trait that keeps the scheduler off a disabled compute service's nodes.
-COMPUTE_STATUS_DISABLED = "COMPUTE_STATUS_DISABLED"
 
 
 class ResourceTracker:
@@ -215,9 +213,9 @@ class ResourceTracker:
         for node in list(self.compute_nodes.values()):
             current = client.get_traits(node.uuid, context=context)
             if disabled:
-                wanted = current.traits | {COMPUTE_STATUS_DISABLED}
+                wanted = current.traits | {placement.COMPUTE_STATUS_DISABLED}
             else:
-                wanted = current.traits - {COMPUTE_STATUS_DISABLED}
+                wanted = current.traits - {placement.COMPUTE_STATUS_DISABLED}
             if wanted != current.traits:
                 client.set_traits(
                     node.uuid,

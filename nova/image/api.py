@@ -10,26 +10,30 @@ in nova's internal format::
      "properties": {"hw_disk_bus": "virtio", ...}}
 
 with every custom image property under ``properties``.
+
+:class:`ImageAPI` is a protocol: an implementation (:mod:`nova.image.glance`)
+has its methods without importing this module, so this module can import
+it to choose it and no import circle forms.
 """
 
 from __future__ import annotations
 
-import abc
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 ImageDict = dict[str, Any]
 
 
-class ImageAPI(abc.ABC):
-    """Reads image metadata on a user's behalf."""
+@runtime_checkable
+class ImageAPI(Protocol):
+    """Reads and writes image metadata and data on a user's behalf."""
 
-    @abc.abstractmethod
     def show(self, context, image_id: str) -> ImageDict:
         """The image ``image_id`` as ``context`` may see it.
 
         :raises ImageNotFound: it does not exist or is not visible to them.
         :raises ImageServiceUnavailable: the image service cannot be reached.
         """
+        ...
 
     def download(self, context, image_id: str, dst_path: str) -> None:
         """Write the image's data into the file ``dst_path``.
@@ -37,7 +41,7 @@ class ImageAPI(abc.ABC):
         :raises ImageNotFound: it does not exist or is not visible to them.
         :raises ImageDownloadFailed: the data could not be read or written.
         """
-        raise NotImplementedError()
+        ...
 
     def create(self, context, image_meta: ImageDict) -> ImageDict:
         """A new image record (no data yet) from ``image_meta``, in nova's
@@ -46,7 +50,7 @@ class ImageAPI(abc.ABC):
         :raises ImageNotAuthorized: the image service refused (403).
         :raises ImageBadRequest: it found the metadata invalid.
         """
-        raise NotImplementedError()
+        ...
 
     def upload(self, context, image_id: str, data) -> None:
         """Store ``data`` (a file object or an iterator of bytes) as the
@@ -54,22 +58,22 @@ class ImageAPI(abc.ABC):
 
         :raises ImageUploadFailed: the data could not be sent.
         """
-        raise NotImplementedError()
+        ...
 
     def update(self, context, image_id: str, changes: dict[str, Any]) -> ImageDict:
         """Set attributes and properties (a None value removes one)."""
-        raise NotImplementedError()
+        ...
 
     def delete(self, context, image_id: str) -> None:
         """:raises ImageNotFound: / :raises ImageNotAuthorized:"""
-        raise NotImplementedError()
+        ...
 
     def get_all(
         self, context, filters: dict[str, Any] | None = None
     ) -> list[ImageDict]:
         """The images ``context`` may see, filtered as the image service
         filters (``limit``, ``marker``, ``name``, ``status``, ...)."""
-        raise NotImplementedError()
+        ...
 
 
 def get_image_api() -> ImageAPI:

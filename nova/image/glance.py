@@ -26,7 +26,6 @@ from requests import exceptions as requests_exc
 
 import nova.conf
 from nova import exception
-from nova.image import api
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -161,7 +160,7 @@ def _session_and_service_auth():
         return _session, _service_auth
 
 
-def normalize(image: dict[str, Any]) -> api.ImageDict:
+def normalize(image: dict[str, Any]) -> dict[str, Any]:
     """Glance's flat v2 image as nova's image dict (properties nested)."""
     result = {key: image.get(key) for key in CORE_ATTRIBUTES if key not in _DROPPED}
     result["min_ram"] = int(image.get("min_ram") or 0)
@@ -180,7 +179,7 @@ def _writable(key: str) -> bool:
     return key not in READ_ONLY and not key.startswith(READ_ONLY_PREFIX)
 
 
-def denormalize(image_meta: api.ImageDict) -> dict[str, Any]:
+def denormalize(image_meta: dict[str, Any]) -> dict[str, Any]:
     """Nova's image dict as the flat body Glance v2 takes: read-only keys
     dropped, properties as strings beside the core attributes."""
     body = {
@@ -200,7 +199,9 @@ def _versioned(url: str) -> str:
     return url if re.search(r"/v2(\.\d+)?$", url) else f"{url}/v2"
 
 
-class GlanceImageAPI(api.ImageAPI):
+class GlanceImageAPI:
+    """The image API (:class:`nova.image.api.ImageAPI`) over Glance v2."""
+
     def _adapter(self, context) -> ks_adapter.Adapter:
         session, service_auth = _session_and_service_auth()
         # Only Keystone-authenticated requests carry a user token (noauth2
@@ -262,7 +263,7 @@ class GlanceImageAPI(api.ImageAPI):
             reason=f"{method} /v2{path} returned {status}"
         )
 
-    def show(self, context, image_id: str) -> api.ImageDict:
+    def show(self, context, image_id: str) -> dict[str, Any]:
         path = f"/images/{image_id}"
         response = self._request(context, "GET", path)
         if response.status_code in (403, 404):
@@ -271,7 +272,7 @@ class GlanceImageAPI(api.ImageAPI):
         self._raise_for(response, "GET", path, image_id)
         return normalize(response.json())
 
-    def create(self, context, image_meta: api.ImageDict) -> api.ImageDict:
+    def create(self, context, image_meta: dict[str, Any]) -> dict[str, Any]:
         response = self._request(
             context, "POST", "/images", json=denormalize(image_meta)
         )
@@ -300,7 +301,7 @@ class GlanceImageAPI(api.ImageAPI):
             )
         self._raise_for(response, "PUT", path, image_id)
 
-    def update(self, context, image_id: str, changes: dict[str, Any]) -> api.ImageDict:
+    def update(self, context, image_id: str, changes: dict[str, Any]) -> dict[str, Any]:
         """Set (or, with None, remove) top-level attributes and properties
         by a JSON patch; keys Glance guards itself are left alone."""
         current = self.show(context, image_id)
@@ -337,7 +338,7 @@ class GlanceImageAPI(api.ImageAPI):
 
     def get_all(
         self, context, filters: dict[str, Any] | None = None
-    ) -> list[api.ImageDict]:
+    ) -> list[dict[str, Any]]:
         """Images ``context`` may see, in Glance's order (newest first),
         every page followed. ``filters`` are Glance's query parameters."""
         params = dict(filters or {})

@@ -10,25 +10,48 @@ from oslo_versionedobjects import fields
 from nova import exception
 from nova.db import engines
 from nova.db.main import models
+from nova.network import model as network_model
 from nova.objects import base
+
+
+class _NetworkInfo(fields.FieldType):
+    """A :class:`~nova.network.model.NetworkInfo`, on the wire as its JSON
+    list (the primitive a plain JSON field gave, so no version changes)."""
+
+    @staticmethod
+    def coerce(obj, attr, value) -> network_model.NetworkInfo:
+        return network_model.NetworkInfo.hydrate(value)
+
+    @staticmethod
+    def from_primitive(obj, attr, value) -> network_model.NetworkInfo:
+        return network_model.NetworkInfo.hydrate(value)
+
+    @staticmethod
+    def to_primitive(obj, attr, value) -> list:
+        return json.loads(value.json())
+
+
+class NetworkInfoField(fields.AutoTypedField):
+    AUTO_TYPE = _NetworkInfo()
 
 
 @base.NovaObjectRegistry.register
 class InstanceInfoCache(base.NovaPersistentObject, base.NovaObject):
-    """``network_info``: the instance's VIFs (ports, addresses), a JSON list."""
+    """``network_info``: the instance's VIFs (ports, addresses) as a
+    :class:`~nova.network.model.NetworkInfo`."""
 
     # Version 1.0: Initial version
     VERSION = "1.0"
 
     fields = {
         "instance_uuid": fields.UUIDField(),
-        "network_info": base.JsonField(nullable=True),
+        "network_info": NetworkInfoField(nullable=True),
     }
 
     @classmethod
     def _from_db_object(cls, context, obj, db_row, skip=()):
         super()._from_db_object(context, obj, db_row, skip={"network_info"})
-        obj.network_info = json.loads(db_row.network_info or "[]")
+        obj.network_info = network_model.NetworkInfo.hydrate(db_row.network_info)
         obj.obj_reset_changes()
         return obj
 
@@ -49,10 +72,11 @@ class InstanceInfoCache(base.NovaPersistentObject, base.NovaObject):
     def save(self) -> None:
         if "network_info" not in self.obj_what_changed():
             return
+        network_info = self.network_info or network_model.NetworkInfo()
         with engines.transaction(self._context.db_connection) as session:
             session.execute(
                 sa.update(models.InstanceInfoCache)
                 .where(models.InstanceInfoCache.instance_uuid == self.instance_uuid)
-                .values(network_info=json.dumps(self.network_info or []))
+                .values(network_info=network_info.json())
             )
         self.obj_reset_changes()

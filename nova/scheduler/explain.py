@@ -9,7 +9,7 @@ aggregate and tree restriction added to them.
 
 from __future__ import annotations
 
-from nova.compute.resource_tracker import COMPUTE_STATUS_DISABLED
+from nova.placement import COMPUTE_STATUS_DISABLED
 from nova.scheduler.utils import ResourceRequest
 
 _PREFIX = "Placement found no allocation candidate: "

@@ -16,7 +16,7 @@ from oslo_log import log as logging
 import nova.conf
 from nova import context as nova_context
 from nova import exception, objects
-from nova.compute.resource_tracker import COMPUTE_STATUS_DISABLED
+from nova.placement import COMPUTE_STATUS_DISABLED
 from nova.scheduler.utils import ResourceRequest
 
 CONF = nova.conf.CONF

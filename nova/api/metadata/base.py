@@ -19,6 +19,7 @@ import netaddr
 import nova.conf
 from nova import exception
 from nova.api.metadata import password, vendordata
+from nova.network import model as network_model
 
 CONF = nova.conf.CONF
 
@@ -79,29 +80,6 @@ def ec2_image_id(image_ref: str | None, kind: str = "ami") -> str | None:
     return f"{kind}-{image_ref.replace('-', '')[:8]}"
 
 
-def _fixed_ips(network_info: list[dict]) -> list[dict]:
-    return [
-        ip
-        for vif in network_info
-        for subnet in (vif.get("network") or {}).get("subnets", [])
-        for ip in subnet.get("ips", [])
-        if ip.get("type", "fixed") == "fixed"
-    ]
-
-
-def fixed_ip_addresses(network_info: list[dict]) -> list[str]:
-    """The fixed addresses of the instance's VIFs, in VIF order."""
-    return [ip["address"] for ip in _fixed_ips(network_info)]
-
-
-def _floating_ip_addresses(network_info: list[dict]) -> list[str]:
-    return [
-        floating["address"]
-        for ip in _fixed_ips(network_info)
-        for floating in ip.get("floating_ips", [])
-    ]
-
-
 class InstanceMetadata:
     """The metadata of one instance, as of the moment it was built."""
 
@@ -109,8 +87,9 @@ class InstanceMetadata:
         self.instance = instance
         self.uuid = instance.uuid
         self.project_id = instance.project_id
-        self.network_info = list(
-            (instance.info_cache.network_info if instance.info_cache else None) or []
+        cache = instance.info_cache
+        self.network_info = network_model.NetworkInfo.hydrate(
+            cache.network_info if cache else None
         )
         self.user_data = (
             base64.b64decode(instance.user_data) if instance.user_data else None
@@ -188,39 +167,39 @@ class InstanceMetadata:
         instance's network info."""
         links, networks, services = [], [], []
         for vif in self.network_info:
-            network = vif.get("network") or {}
-            link_id = vif.get("devname") or f"tap{vif.get('id', '')[:11]}"
+            network = vif["network"]
+            link_id = vif["devname"] or f"tap{(vif['id'] or '')[:11]}"
             links.append(
                 {
                     "id": link_id,
-                    "vif_id": vif.get("id"),
-                    "type": vif.get("type") or "ethernet",
-                    "mtu": (network.get("meta") or {}).get("mtu"),
-                    "ethernet_mac_address": vif.get("address"),
+                    "vif_id": vif["id"],
+                    "type": vif["type"] or "ethernet",
+                    "mtu": network["meta"].get("mtu") if network else None,
+                    "ethernet_mac_address": vif["address"],
                 }
             )
-            for subnet in network.get("subnets", []):
-                version = subnet.get("version", 4)
-                for ip in subnet.get("ips", []):
-                    if ip.get("type", "fixed") != "fixed":
+            for subnet in network["subnets"] if network else []:
+                version = subnet["version"] or 4
+                gateway = _address(subnet["gateway"])
+                for ip in subnet["ips"]:
+                    if ip["type"] != "fixed":
                         continue
                     entry = {
                         "id": f"network{len(networks)}",
                         "link": link_id,
-                        "network_id": network.get("id"),
+                        "network_id": network["id"],
                         "type": f"ipv{version}",
                         "ip_address": ip["address"],
                         "routes": [
                             {
-                                "network": route.get("cidr"),
-                                "gateway": (route.get("gateway") or {}).get("address"),
+                                "network": route["cidr"],
+                                "gateway": _address(route["gateway"]),
                             }
-                            for route in subnet.get("routes", [])
+                            for route in subnet["routes"]
                         ],
                     }
-                    if subnet.get("cidr"):
+                    if subnet["cidr"]:
                         entry["netmask"] = _netmask(subnet["cidr"])
-                    gateway = (subnet.get("gateway") or {}).get("address")
                     if gateway:
                         entry["routes"].append(
                             {
@@ -230,7 +209,7 @@ class InstanceMetadata:
                             }
                         )
                     networks.append(entry)
-                for dns in subnet.get("dns", []):
+                for dns in subnet["dns"]:
                     service = {"type": "dns", "address": dns["address"]}
                     if service not in services:
                         services.append(service)
@@ -260,8 +239,8 @@ class InstanceMetadata:
     def ec2_metadata(self, version: str) -> dict[str, Any]:
         """The EC2 tree of ``version``: ``meta-data`` and ``user-data``."""
         instance = self.instance
-        fixed = fixed_ip_addresses(self.network_info)
-        floating = _floating_ip_addresses(self.network_info)
+        fixed = [ip["address"] for ip in self.network_info.fixed_ips()]
+        floating = [ip["address"] for ip in self.network_info.floating_ips()]
         hostname = self.hostname
         meta: dict[str, Any] = {
             "ami-id": ec2_image_id(instance.image_ref),
@@ -329,6 +308,10 @@ class InstanceMetadata:
                     continue
             return None
         return data
+
+
+def _address(ip: network_model.IP | None) -> str | None:
+    return ip["address"] if ip else None
 
 
 def _netmask(cidr: str) -> str:

@@ -33,6 +33,7 @@ from nova import exception, objects
 from nova.api.metadata import base, password
 from nova.db import engines
 from nova.db.main import models
+from nova.network import model as network_model
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -149,7 +150,8 @@ def get_instance_by_address(address: str):
                 )
             ).all()
         for instance_uuid, network_info in candidates:
-            if address in base.fixed_ip_addresses(json.loads(network_info or "[]")):
+            fixed_ips = network_model.NetworkInfo.hydrate(network_info).fixed_ips()
+            if address in [ip["address"] for ip in fixed_ips]:
                 return objects.Instance.get_by_uuid(
                     cctxt, instance_uuid, expected_attrs=_EXPECTED_ATTRS
                 )

@@ -12,8 +12,8 @@ from oslo_utils import uuidutils
 from nova import context as nova_context
 from nova import objects
 from nova.api.openstack.compute import wsgi_app
-from nova.compute.resource_tracker import COMPUTE_STATUS_DISABLED
 from nova.conf import CONF
+from nova.placement import COMPUTE_STATUS_DISABLED
 from tests.fixtures.placement import make_client
 from tests.functional.api.conftest import ADMIN, Client, WSGIServer
 from tests.functional.boot.deployment import wait_for

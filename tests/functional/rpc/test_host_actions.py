@@ -14,8 +14,8 @@ from oslo_utils import uuidutils
 from nova import context, objects, placement, rpc
 from nova.compute import manager as compute_manager
 from nova.compute import rpcapi as compute_rpcapi
-from nova.compute.resource_tracker import COMPUTE_STATUS_DISABLED
 from nova.conf import CONF
+from nova.placement import COMPUTE_STATUS_DISABLED
 from nova.virt import driver as virt_driver
 
 pytestmark = [pytest.mark.rabbitmq]

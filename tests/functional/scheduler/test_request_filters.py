@@ -6,7 +6,7 @@ from oslo_utils import uuidutils
 
 from nova import exception, placement
 from nova.compute.manager import ComputeManager
-from nova.compute.resource_tracker import COMPUTE_STATUS_DISABLED
+from nova.placement import COMPUTE_STATUS_DISABLED
 from tests.functional.scheduler.conftest import select
 
 

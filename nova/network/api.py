@@ -1,0 +1,92 @@
+"""The interface nova's services use for an instance's networking.
+
+What a build and a delete need, in upstream's names:
+
+- the compute API checks a create's requested networks before accepting
+  the build (:meth:`NetworkAPI.validate_networks`);
+- the compute manager gets the instance its ports before spawning the guest
+  (:meth:`NetworkAPI.allocate_for_instance`), hands the network info to the
+  virt driver as ``network_info`` and keeps it in the instance's info cache;
+- it asks again what the instance has when the cache may be stale
+  (:meth:`NetworkAPI.get_instance_nw_info`);
+- it gives the ports back when the instance is deleted or its build fails
+  for good (:meth:`NetworkAPI.deallocate_for_instance`).
+
+Moving an instance (resize, migrate, live migration, evacuate) will add the
+port-binding calls upstream names ``setup_networks_on_host``,
+``migrate_instance_start`` and ``migrate_instance_finish``.
+
+:func:`get_network_api` chooses the implementation. Today that is
+:mod:`nova.network.local`: no network service, no ports. The Neutron client
+will be ``nova/network/neutron.py``, shaped like :mod:`nova.image.glance`
+(a keystoneauth1 adapter built from ``[neutron]``, the user's token or the
+service credentials, Neutron's errors turned into nova exceptions), and
+chosen here when ``[neutron]`` is configured.
+
+:class:`NetworkAPI` is a protocol, as :class:`nova.image.api.ImageAPI` is:
+implementations do not import this module, which imports them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from nova.network import model
+
+# A create's ``networks``: "auto", "none", or a list of requests, each with
+# a network ``uuid``, a ``port``, a ``fixed_ip`` and/or a ``tag``.
+RequestedNetworks = str | list[dict[str, Any]] | None
+
+
+@runtime_checkable
+class NetworkAPI(Protocol):
+    """Gets an instance its ports and tells what it has."""
+
+    def validate_networks(
+        self, context, requested_networks: RequestedNetworks, num_instances: int
+    ) -> int:
+        """Check, before a create is accepted, that ``context``'s project may
+        have ``num_instances`` instances on ``requested_networks``.
+
+        :returns: how many of them it may have (the port quota can allow
+            fewer than ``num_instances``).
+        :raises NetworkRequestsNotSupported: specific networks were asked
+            for and this deployment cannot give them (400).
+        """
+        ...
+
+    def allocate_for_instance(
+        self,
+        context,
+        instance,
+        requested_networks: RequestedNetworks,
+        security_groups: list[str] | None = None,
+        bind_host_id: str | None = None,
+    ) -> model.NetworkInfo:
+        """Create or take the instance's ports as requested, in
+        ``security_groups``, bound to the host ``bind_host_id``.
+
+        :returns: the instance's network info, for the virt driver and for
+            the caller to keep in the instance's info cache.
+        """
+        ...
+
+    def deallocate_for_instance(
+        self, context, instance, requested_networks: RequestedNetworks = None
+    ) -> None:
+        """Give back what :meth:`allocate_for_instance` took: ports nova
+        created are deleted, ports the user brought are unbound and kept.
+        An instance without ports is no error."""
+        ...
+
+    def get_instance_nw_info(self, context, instance) -> model.NetworkInfo:
+        """The instance's network info as the network service has it now."""
+        ...
+
+
+def get_network_api() -> NetworkAPI:
+    """The network API of this deployment: without a network service, the
+    only kind there is yet, :class:`nova.network.local.LocalNetworkAPI`."""
+    from nova.network import local
+
+    return local.LocalNetworkAPI()

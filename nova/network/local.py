@@ -1,0 +1,48 @@
+"""Networking without a network service: an instance gets no ports.
+
+The network API (:class:`nova.network.api.NetworkAPI`) of a deployment with
+no Neutron, such as the all-in-one. A create may ask for ``"auto"`` or
+``"none"`` (both give no ports) but not for specific networks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nova import exception
+from nova.network import model
+
+
+class LocalNetworkAPI:
+    """Allocates nothing; every instance's network info is empty."""
+
+    def validate_networks(
+        self,
+        context,
+        requested_networks: str | list[dict[str, Any]] | None,
+        num_instances: int,
+    ) -> int:
+        if isinstance(requested_networks, list) and requested_networks:
+            raise exception.NetworkRequestsNotSupported()
+        return num_instances
+
+    def allocate_for_instance(
+        self,
+        context,
+        instance,
+        requested_networks: str | list[dict[str, Any]] | None,
+        security_groups: list[str] | None = None,
+        bind_host_id: str | None = None,
+    ) -> model.NetworkInfo:
+        return model.NetworkInfo()
+
+    def deallocate_for_instance(
+        self,
+        context,
+        instance,
+        requested_networks: str | list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Nothing was allocated, so nothing is given back."""
+
+    def get_instance_nw_info(self, context, instance) -> model.NetworkInfo:
+        return model.NetworkInfo()

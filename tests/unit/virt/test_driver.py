@@ -1,0 +1,160 @@
+"""The driver interface: every driver loads, and what a driver does not
+implement of the network, volume and move methods says so."""
+
+import pytest
+
+from nova.virt import driver, fake
+
+# Each method a driver may lack, called with upstream's argument names.
+UNIMPLEMENTED = {
+    "rebuild": dict(
+        context=None,
+        instance=None,
+        image_meta=None,
+        injected_files=[],
+        admin_password=None,
+        allocations={},
+        bdms=[],
+        detach_block_devices=None,
+        attach_block_devices=None,
+        network_info=[],
+        evacuate=False,
+        block_device_info=None,
+        preserve_ephemeral=False,
+    ),
+    "plug_vifs": dict(instance=None, network_info=[]),
+    "unplug_vifs": dict(instance=None, network_info=[]),
+    "attach_interface": dict(context=None, instance=None, image_meta=None, vif={}),
+    "detach_interface": dict(context=None, instance=None, vif={}),
+    "get_volume_connector": dict(instance=None),
+    "attach_volume": dict(
+        context=None,
+        connection_info={},
+        instance=None,
+        mountpoint="/dev/vdb",
+        disk_bus="virtio",
+        device_type="disk",
+        encryption=None,
+    ),
+    "detach_volume": dict(
+        context=None,
+        connection_info={},
+        instance=None,
+        mountpoint="/dev/vdb",
+        encryption=None,
+    ),
+    "swap_volume": dict(
+        context=None,
+        old_connection_info={},
+        new_connection_info={},
+        instance=None,
+        mountpoint="/dev/vdb",
+        resize_to=0,
+    ),
+    "extend_volume": dict(
+        context=None, connection_info={}, instance=None, requested_size=2**30
+    ),
+    "migrate_disk_and_power_off": dict(
+        context=None,
+        instance=None,
+        dest="192.0.2.2",
+        flavor=None,
+        network_info=[],
+        block_device_info=None,
+        timeout=0,
+        retry_interval=0,
+    ),
+    "finish_migration": dict(
+        context=None,
+        migration=None,
+        instance=None,
+        disk_info="[]",
+        network_info=[],
+        image_meta=None,
+        resize_instance=True,
+        allocations={},
+        block_device_info=None,
+        power_on=True,
+    ),
+    "confirm_migration": dict(
+        context=None, migration=None, instance=None, network_info=[]
+    ),
+    "finish_revert_migration": dict(
+        context=None,
+        instance=None,
+        network_info=[],
+        migration=None,
+        block_device_info=None,
+        power_on=True,
+    ),
+    "check_can_live_migrate_destination": dict(
+        context=None,
+        instance=None,
+        src_compute_info=None,
+        dst_compute_info=None,
+        block_migration=False,
+        disk_over_commit=False,
+    ),
+    "cleanup_live_migration_destination_check": dict(
+        context=None, dest_check_data=None
+    ),
+    "check_can_live_migrate_source": dict(
+        context=None, instance=None, dest_check_data=None, block_device_info=None
+    ),
+    "pre_live_migration": dict(
+        context=None,
+        instance=None,
+        block_device_info=None,
+        network_info=[],
+        disk_info=None,
+        migrate_data=None,
+    ),
+    "live_migration": dict(
+        context=None,
+        instance=None,
+        dest="compute-2",
+        post_method=None,
+        recover_method=None,
+        block_migration=False,
+        migrate_data=None,
+    ),
+    "live_migration_force_complete": dict(instance=None),
+    "live_migration_abort": dict(instance=None),
+    "post_live_migration_at_source": dict(context=None, instance=None, network_info=[]),
+    "post_live_migration_at_destination": dict(
+        context=None,
+        instance=None,
+        network_info=[],
+        block_migration=False,
+        block_device_info=None,
+    ),
+    "rollback_live_migration_at_destination": dict(
+        context=None,
+        instance=None,
+        network_info=[],
+        block_device_info=None,
+        destroy_disks=True,
+        migrate_data=None,
+    ),
+}
+
+
+def test_the_libvirt_driver_loads_by_upstream_name():
+    pytest.importorskip("libvirt")
+    from nova.virt import libvirt
+
+    assert isinstance(
+        driver.load_compute_driver("libvirt.LibvirtDriver"), libvirt.LibvirtDriver
+    )
+
+
+@pytest.mark.parametrize("method", sorted(UNIMPLEMENTED))
+def test_a_driver_without_the_method_raises_not_implemented(method):
+    with pytest.raises(NotImplementedError):
+        getattr(fake.FakeDriver(), method)(**UNIMPLEMENTED[method])
+
+
+def test_post_live_migration_is_an_optional_hook():
+    fake.FakeDriver().post_live_migration(
+        context=None, instance=None, block_device_info=None, migrate_data=None
+    )
