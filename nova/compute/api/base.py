@@ -10,6 +10,7 @@ from typing import Any
 from nova import context as nova_context
 from nova import exception, objects, policy, quota
 from nova.image import api as image_api
+from nova.network import api as network_api
 from nova.states import machine, vm_states
 
 
@@ -41,8 +42,13 @@ class FlowAPI:
     """Base of the compute API's flows; each is stateless and cheap to
     make, and authorizes its caller before it reads."""
 
-    def __init__(self, image: image_api.ImageAPI | None = None) -> None:
+    def __init__(
+        self,
+        image: image_api.ImageAPI | None = None,
+        network: network_api.NetworkAPI | None = None,
+    ) -> None:
         self.image_api = image or image_api.get_image_api()
+        self.network_api = network or network_api.get_network_api()
 
     # -- collaborators over RPC, imported when first needed -----------------
 

@@ -172,14 +172,17 @@ class CreateAPI(base.FlowAPI):
             [forced_node] if forced_node else None,
         )
 
-    def _check_networks(self, context, networks) -> str:
+    def _check_networks(self, context, networks, max_count: int) -> str | list:
+        """The requested networks, as the network service accepts them.
+
+        :raises NetworkRequestsNotSupported: specific networks were asked
+            for and the deployment has no network service to give them.
+        """
         if isinstance(networks, list):
             policy.authorize(context, server_policies.SERVERS % "create:attach_network")
-            if networks:
-                raise exception.NetworkRequestsNotSupported()
-            return "none"
-        # Without a network service "auto" allocates nothing either.
-        return networks or "auto"
+        networks = "none" if networks == [] else networks or "auto"
+        self.network_api.validate_networks(context, networks, max_count)
+        return networks
 
     def _display_names(self, request: CreateRequest, count: int) -> list[str]:
         if count == 1:
@@ -430,7 +433,9 @@ class CreateAPI(base.FlowAPI):
         key_data = checks.key_data(context, request.key_name)
         zone, force_hosts, force_nodes = self._check_availability_zone(context, request)
         destination = self._requested_destination(context, request)
-        requested_networks = self._check_networks(context, request.networks)
+        requested_networks = self._check_networks(
+            context, request.networks, request.max_count
+        )
         admin_password = request.admin_password or generate_password()
         reservation_id = _reservation_id()
 
