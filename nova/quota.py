@@ -49,7 +49,7 @@ import sqlalchemy as sa
 from oslo_log import log as logging
 
 import nova.conf
-from nova import exception, placement
+from nova import exception, placement, scatter_gather
 from nova.db import engines
 from nova.db.api import models
 
@@ -268,11 +268,10 @@ def _count_instances_in_cells(context, project_id: str, user_id: str | None) -> 
 
     A cell that does not answer counts nothing (upstream does the same).
     """
-    from nova.compute import instance_list
     from nova.objects.instance import InstanceList
 
     totals = _count_build_requests(context, project_id, user_id)
-    for cell, counts in instance_list.scatter_gather_all_cells(
+    for cell, counts in scatter_gather.scatter_gather_all_cells(
         context, lambda cctxt: InstanceList.get_counts(cctxt, project_id, user_id)
     ):
         if isinstance(counts, BaseException):

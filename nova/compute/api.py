@@ -25,7 +25,7 @@ from oslo_utils import uuidutils
 import nova.conf
 import placement_client.exception as placement_exc
 from nova import context as nova_context
-from nova import exception, objects, placement, policy, quota
+from nova import exception, objects, placement, policy, quota, scatter_gather
 from nova.compute import (
     instance_actions,
     instance_list,
@@ -276,7 +276,7 @@ class API:
     def compute_services(self, context) -> list[tuple[Any, Any]]:
         """(cell mapping, service) of every nova-compute in every cell,
         with its availability zone set."""
-        results = instance_list.scatter_gather_all_cells(
+        results = scatter_gather.scatter_gather_all_cells(
             context,
             lambda cctxt: objects.ServiceList.get_all(cctxt, set_zones=True),
         )

@@ -14,8 +14,7 @@ import sqlalchemy as sa
 
 import placement_client.exception as placement_exc
 from nova import context as nova_context
-from nova import exception, objects, placement, servicegroup
-from nova.compute import instance_list
+from nova import exception, objects, placement, scatter_gather, servicegroup
 from nova.compute import rpcapi as compute_rpcapi
 from nova.db import engines
 from nova.db.main import models
@@ -41,7 +40,7 @@ FINISHED_MIGRATION_STATUSES = (
 def gather_from_cells(context, fn) -> list[tuple[Any, Any]]:
     """(cell, result) of every cell that answered; the others are logged."""
     answered = []
-    for cell, result in instance_list.scatter_gather_all_cells(context, fn):
+    for cell, result in scatter_gather.scatter_gather_all_cells(context, fn):
         if isinstance(result, BaseException):
             if not isinstance(result, exception.NotFound):
                 LOG.warning("Cell %s did not answer: %s", cell.uuid, result)

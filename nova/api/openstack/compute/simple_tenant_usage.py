@@ -11,12 +11,12 @@ import datetime
 
 from oslo_utils import strutils
 
-from nova import exception, objects, policy
+from nova import exception, objects, policy, scatter_gather
 from nova.api.openstack import links, validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import simple_tenant_usage as schemas
 from nova.api.openstack.request import Request, json_response
-from nova.compute import instance_list, vm_states
+from nova.compute import vm_states
 from nova.policies import simple_tenant_usage as usage_policies
 
 _TIME_FORMATS = ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%d %H:%M:%S.%f")
@@ -91,7 +91,7 @@ def _instances(req: Request, start, end, project_id: str | None) -> list:
     """The servers of every cell that existed in the period; a page of them
     from 2.40, in creation order."""
     found = []
-    for _, result in instance_list.scatter_gather_all_cells(
+    for _, result in scatter_gather.scatter_gather_all_cells(
         req.nova_context.elevated(read_deleted="yes"),
         lambda cctxt: objects.InstanceList.get_active_by_window_joined(
             cctxt, start, end, project_id, expected_attrs=["flavor"]
