@@ -16,17 +16,12 @@ import functools
 import heapq
 import itertools
 import logging
-import types
 from collections.abc import Sequence
 from typing import Any
-
-from oslo_db.sqlalchemy import utils as sqlalchemyutils
 
 import nova.conf
 from nova import context as nova_context
 from nova import exception, objects, scatter_gather
-from nova.db import engines
-from nova.db.main import models
 from nova.objects import base as obj_base
 
 CONF = nova.conf.CONF
@@ -94,23 +89,14 @@ def _marker_values(context, marker: str, sort_keys: Sequence[str]):
         key: obj_base.db_value(getattr(instance, key) if key in instance else None)
         for key in sort_keys
     }
-    return mapping.cell_mapping.uuid, types.SimpleNamespace(**values)
+    return mapping.cell_mapping.uuid, values
 
 
 def _local_marker(cctxt, values, sort_keys, sort_dirs) -> str | None:
     """This cell's last instance sorting before ``values``, if any."""
-    with engines.transaction(cctxt.db_connection) as session:
-        query = session.query(models.Instance)
-        query = sqlalchemyutils.paginate_query(
-            query,
-            models.Instance,
-            1,
-            list(sort_keys),
-            marker=values,
-            sort_dirs=[_REVERSED[d] for d in sort_dirs],
-        )
-        row = query.first()
-        return None if row is None else row.uuid
+    return objects.InstanceList.get_uuid_by_sort_filters(
+        cctxt, sort_keys, [_REVERSED[d] for d in sort_dirs], values
+    )
 
 
 def get_instances_sorted(

@@ -265,3 +265,24 @@ def test_instance_survives_rpc_serialization(ctxt):
     )
     assert copy.flavor.name == "small" and copy.metadata == {"a": "b"}
     assert copy.obj_what_changed() == {"task_state"}
+
+
+def test_uuid_by_sort_filters_is_the_first_after_the_values(ctxt, fleet):
+    by_name = {i.display_name: i.uuid for i in fleet}
+
+    def after(name, uuid, dirs=("asc", "asc")):
+        return objects.InstanceList.get_uuid_by_sort_filters(
+            ctxt,
+            ["display_name", "uuid"],
+            list(dirs),
+            {"display_name": name, "uuid": uuid},
+        )
+
+    assert after("web-15", "z") == by_name["web-2"]
+    # Ties on the first key fall to the next one.
+    assert after("web-2", "0") == by_name["web-2"]
+    assert after("web-2", by_name["web-2"]) == by_name["web-3"]
+    assert after("web-15", "z", dirs=("desc", "desc")) == by_name["web-1"]
+    # Deleted instances keep their place in the order.
+    assert after("f", "z") == by_name["gone"]
+    assert after("x", "z") is None
