@@ -21,7 +21,6 @@ import threading
 import time
 from typing import Any
 
-import sqlalchemy as sa
 import webob
 import webob.dec
 import webob.exc
@@ -31,8 +30,6 @@ import nova.conf
 from nova import context as nova_context
 from nova import exception, objects
 from nova.api.metadata import base, password
-from nova.db import engines
-from nova.db.main import models
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -131,27 +128,16 @@ def get_instance_by_uuid(instance_uuid: str):
 def get_instance_by_address(address: str):
     """The live instance with fixed IP ``address``, in any cell."""
     context = nova_context.get_admin_context()
+    # Addresses appear JSON-quoted in the stored network info.
     quoted = json.dumps(address)
     for cctxt in _cell_contexts(context):
-        with engines.transaction(cctxt.db_connection) as session:
-            candidates = session.execute(
-                sa.select(
-                    models.InstanceInfoCache.instance_uuid,
-                    models.InstanceInfoCache.network_info,
-                )
-                .join(
-                    models.Instance,
-                    models.Instance.uuid == models.InstanceInfoCache.instance_uuid,
-                )
-                .where(
-                    models.Instance.deleted == 0,
-                    models.InstanceInfoCache.network_info.contains(quoted),
-                )
-            ).all()
-        for instance_uuid, network_info in candidates:
-            if address in base.fixed_ip_addresses(json.loads(network_info or "[]")):
+        caches = objects.InstanceInfoCacheList.get_by_network_info_containing(
+            cctxt, quoted
+        )
+        for cache in caches:
+            if address in base.fixed_ip_addresses(cache.network_info or []):
                 return objects.Instance.get_by_uuid(
-                    cctxt, instance_uuid, expected_attrs=_EXPECTED_ATTRS
+                    cctxt, cache.instance_uuid, expected_attrs=_EXPECTED_ATTRS
                 )
     return None
 

@@ -286,3 +286,37 @@ def test_uuid_by_sort_filters_is_the_first_after_the_values(ctxt, fleet):
     # Deleted instances keep their place in the order.
     assert after("f", "z") == by_name["gone"]
     assert after("x", "z") is None
+
+
+def _vif(address, floating=None):
+    ips = [{"address": address, "type": "fixed"}]
+    if floating:
+        ips[0]["floating_ips"] = [{"address": floating}]
+    return {"network": {"subnets": [{"ips": ips}]}}
+
+
+def test_info_caches_by_network_info_text_of_live_instances(ctxt):
+    first = _create(
+        ctxt, info_cache=objects.InstanceInfoCache(network_info=[_vif("10.0.0.3")])
+    )
+    second = _create(
+        ctxt,
+        info_cache=objects.InstanceInfoCache(
+            network_info=[_vif("10.0.0.30", floating="172.24.4.3")]
+        ),
+    )
+    gone = _create(
+        ctxt, info_cache=objects.InstanceInfoCache(network_info=[_vif("10.0.0.3")])
+    )
+    gone.destroy()
+
+    def found(text):
+        caches = objects.InstanceInfoCacheList.get_by_network_info_containing(
+            ctxt, text
+        )
+        return {cache.instance_uuid: cache.network_info for cache in caches}
+
+    assert found('"10.0.0.3"') == {first.uuid: [_vif("10.0.0.3")]}
+    assert set(found("10.0.0.3")) == {first.uuid, second.uuid}
+    assert set(found("172.24.4.3")) == {second.uuid}
+    assert found("192.0.2.1") == {}
