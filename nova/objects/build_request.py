@@ -19,9 +19,10 @@ from oslo_versionedobjects import fields
 from nova import exception
 from nova.db import engines
 from nova.db.api import models
-from nova.objects import base
+from nova.objects import base, instance_mapping
 from nova.objects.block_device import BlockDeviceMappingList
 from nova.objects.instance import Instance
+from nova.objects.request_spec import RequestSpec
 from nova.objects.tag import TagList
 
 _REGEX_FILTERS = {"name": "display_name", "display_name": "display_name"}
@@ -93,20 +94,25 @@ class BuildRequest(base.NovaTimestampObject, base.NovaObject):
             values["tags"] = base.obj_to_json(self.tags)
         return values
 
-    def create(self) -> None:
-        if self.obj_attr_is_set("id"):
-            raise exception.ObjectActionError(action="create", reason="already created")
+    def _new_row(self) -> models.BuildRequest:
+        """The row this new build request is stored as; its instance and
+        owner default to those of the instance it holds."""
         if "instance_uuid" not in self:
             self.instance_uuid = self.instance.uuid
         if "project_id" not in self:
             self.project_id = self.instance.project_id
+        return models.BuildRequest(
+            instance_uuid=self.instance_uuid,
+            project_id=self.project_id,
+            **self._serialized(),
+        )
+
+    def create(self) -> None:
+        if self.obj_attr_is_set("id"):
+            raise exception.ObjectActionError(action="create", reason="already created")
         try:
             with engines.transaction(self._context.api_db_connection) as session:
-                row = models.BuildRequest(
-                    instance_uuid=self.instance_uuid,
-                    project_id=self.project_id,
-                    **self._serialized(),
-                )
+                row = self._new_row()
                 session.add(row)
                 session.flush()
         except sa.exc.IntegrityError as exc:
@@ -273,3 +279,62 @@ class BuildRequestList(base.ObjectListBase, base.NovaObject):
         result = cls(objects=requests)
         result._context = context
         return result
+
+    @classmethod
+    def create_build_records(
+        cls,
+        context,
+        build_requests: Sequence[BuildRequest],
+        request_specs: Sequence[RequestSpec],
+    ) -> None:
+        """Store each build request with its request spec (same position in
+        ``request_specs``) and an instance mapping without a cell, in one
+        API database transaction: all of them or none.
+
+        Afterwards the build requests and specs carry their ids, their own
+        fields marked unchanged; each build request has its row's timestamps
+        and its instance the row's creation time as both ``created_at`` and
+        ``updated_at``. The instances are not reloaded: callers keep using
+        the objects they built.
+        """
+        with engines.transaction(context.api_db_connection) as session:
+            rows = []
+            for build_request, spec in zip(build_requests, request_specs, strict=True):
+                instance = build_request.instance
+                mapping = instance_mapping.InstanceMapping(
+                    context,
+                    instance_uuid=instance.uuid,
+                    cell_mapping=None,
+                    project_id=instance.project_id,
+                    user_id=instance.user_id,
+                    queued_for_delete=False,
+                )
+                build_row, spec_row = build_request._new_row(), spec._new_row()
+                session.add_all([build_row, spec_row, mapping._new_row()])
+                rows.append((build_row, spec_row))
+            session.flush()
+        for (build_row, spec_row), build_request, spec in zip(
+            rows, build_requests, request_specs, strict=True
+        ):
+            build_request.id = build_row.id
+            build_request.created_at = build_row.created_at
+            build_request.updated_at = build_row.updated_at
+            build_request.instance.created_at = build_row.created_at
+            build_request.instance.updated_at = build_row.created_at
+            build_request.obj_reset_changes()
+            spec._stored_as(spec_row)
+
+    @classmethod
+    def destroy_build_records(cls, context, instance_uuids: Sequence[str]) -> None:
+        """Delete the build requests, request specs and instance mappings of
+        ``instance_uuids`` in one API database transaction; rows already
+        gone are no error."""
+        with engines.transaction(context.api_db_connection) as session:
+            for model in (
+                models.BuildRequest,
+                models.RequestSpec,
+                models.InstanceMapping,
+            ):
+                session.execute(
+                    sa.delete(model).where(model.instance_uuid.in_(instance_uuids))
+                )

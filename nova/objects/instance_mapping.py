@@ -60,6 +60,10 @@ class InstanceMapping(CellMappingHolder, base.NovaTimestampObject, base.NovaObje
                 values[name] = value
         return values
 
+    def _new_row(self) -> models.InstanceMapping:
+        """The row this new mapping is stored as."""
+        return models.InstanceMapping(**self._db_values())
+
     @classmethod
     def get_by_instance_uuid(cls, context, instance_uuid: str) -> InstanceMapping:
         with engines.transaction(context.api_db_connection) as session:
@@ -77,7 +81,7 @@ class InstanceMapping(CellMappingHolder, base.NovaTimestampObject, base.NovaObje
             raise exception.ObjectActionError(action="create", reason="already created")
         try:
             with engines.transaction(self._context.api_db_connection) as session:
-                row = models.InstanceMapping(**self._db_values())
+                row = self._new_row()
                 session.add(row)
                 session.flush()
         except sa.exc.IntegrityError as exc:
