@@ -9,6 +9,7 @@ server; the superconductor notices and drops the instance.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -211,6 +212,15 @@ def _compare(a: Any, b: Any) -> int:
     return -1 if a < b else 1
 
 
+def _instance_size(instance_document: str | None) -> tuple[int, int]:
+    """(vcpus, memory_mb) of the serialized instance of a build request,
+    read without building the object."""
+    if not instance_document:
+        return 0, 0
+    instance = json.loads(instance_document)["nova_object.data"]
+    return int(instance.get("vcpus") or 0), int(instance.get("memory_mb") or 0)
+
+
 @base.NovaObjectRegistry.register
 class BuildRequestList(base.ObjectListBase, base.NovaObject):
     # Version 1.0: Initial version
@@ -279,6 +289,39 @@ class BuildRequestList(base.ObjectListBase, base.NovaObject):
         result = cls(objects=requests)
         result._context = context
         return result
+
+    @classmethod
+    def get_counts(
+        cls, context, project_id: str, user_id: str | None = None
+    ) -> dict[str, int]:
+        """``instances``, ``cores`` and ``ram`` of the project's (the
+        user's) servers accepted but in no cell yet, not queued for delete.
+
+        Once the superconductor has put an instance in a cell its mapping
+        names that cell: a build request it has not deleted yet is then
+        left to the cell's count.
+        """
+        stmt = (
+            sa.select(models.BuildRequest.instance)
+            .join(
+                models.InstanceMapping,
+                models.InstanceMapping.instance_uuid
+                == models.BuildRequest.instance_uuid,
+            )
+            .where(
+                *instance_mapping.owned_by(project_id, user_id),
+                models.InstanceMapping.cell_id.is_(None),
+                instance_mapping.not_queued_for_delete(),
+            )
+        )
+        with engines.transaction(context.api_db_connection) as session:
+            documents = session.scalars(stmt).all()
+        sizes = [_instance_size(document) for document in documents]
+        return {
+            "instances": len(sizes),
+            "cores": sum(vcpus for vcpus, _ in sizes),
+            "ram": sum(ram for _, ram in sizes),
+        }
 
     @classmethod
     def create_build_records(

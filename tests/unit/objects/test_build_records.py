@@ -293,3 +293,37 @@ def test_request_specs_by_instance_uuids(ctxt):
     }
     assert found[wanted[0]].flavor.name == "f1"
     assert objects.RequestSpec.get_by_instance_uuids(ctxt, []) == {}
+
+
+def test_build_request_counts_are_of_servers_in_no_cell_yet(ctxt):
+    cell = objects.CellMapping(
+        ctxt,
+        uuid=uuidutils.generate_uuid(),
+        name="cell1",
+        transport_url="none:///",
+        database_connection="sqlite://",
+    )
+    cell.create()
+    counted = [
+        _new_build_request(ctxt, vcpus=2, memory_mb=512),
+        _new_build_request(ctxt, vcpus=1, memory_mb=256, user_id="u2"),
+    ]
+    scheduled, deleting = _new_build_request(ctxt), _new_build_request(ctxt)
+    other_project = _new_build_request(ctxt, project_id="p2", vcpus=8)
+    _write_build_records(ctxt, *counted, scheduled, deleting, other_project)
+    for request, change in ((scheduled, "cell_mapping"), (deleting, "delete")):
+        mapping = objects.InstanceMapping.get_by_instance_uuid(
+            ctxt, request.instance_uuid
+        )
+        if change == "cell_mapping":
+            mapping.cell_mapping = cell
+        else:
+            mapping.queued_for_delete = True
+        mapping.save()
+    # A build request without a mapping is not a server anyone can see.
+    _build_request(ctxt)
+
+    counts = objects.BuildRequestList.get_counts
+    assert counts(ctxt, "p1") == {"instances": 2, "cores": 3, "ram": 768}
+    assert counts(ctxt, "p1", "u1") == {"instances": 1, "cores": 2, "ram": 512}
+    assert counts(ctxt, "p3") == {"instances": 0, "cores": 0, "ram": 0}

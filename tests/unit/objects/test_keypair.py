@@ -22,3 +22,13 @@ def test_a_key_is_found_by_its_users_name_only(ctxt):
     assert found.public_key == "ssh-ed25519 AAAA one"
     with pytest.raises(exception.KeypairNotFound):
         objects.KeyPair.get_by_name(ctxt, "u1", "k2")
+
+
+def test_key_pair_count_is_per_user(ctxt):
+    _keypair(ctxt, "u1", "a")
+    _keypair(ctxt, "u1", "b")
+    _keypair(ctxt, "u2", "a")
+
+    assert objects.KeyPairList.get_count_by_user(ctxt, "u1") == 2
+    assert objects.KeyPairList.get_count_by_user(ctxt, "u2") == 1
+    assert objects.KeyPairList.get_count_by_user(ctxt, "u3") == 0
