@@ -41,17 +41,13 @@ Server group members are limited per group: pass ``group_uuid`` to
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-import sqlalchemy as sa
 from oslo_log import log as logging
 
 import nova.conf
-from nova import exception, placement
-from nova.db import engines
-from nova.db.api import models
+from nova import exception, objects, placement, scatter_gather
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -99,167 +95,59 @@ def default_limits() -> dict[str, int]:
     return {**limits, **LEGACY_NETWORK_DEFAULTS}
 
 
-def _class_rows(session, class_name: str) -> dict[str, int]:
-    rows = session.execute(
-        sa.select(models.QuotaClass.resource, models.QuotaClass.hard_limit).where(
-            models.QuotaClass.class_name == class_name
-        )
-    )
-    return {r: limit for r, limit in rows if r in RESOURCES}
+def _known(limits: Mapping[str, int | None]) -> dict[str, int | None]:
+    """The stored limits of resources this API knows (rows of others stay
+    stored, unused)."""
+    return {
+        resource: limit for resource, limit in limits.items() if resource in RESOURCES
+    }
 
 
 def class_limits(context, class_name: str = DEFAULT_QUOTA_CLASS) -> dict[str, int]:
     """A quota class's limits; the configured defaults fill what it lacks."""
     limits = default_limits()
-    with engines.transaction(context.api_db_connection) as session:
-        limits.update(_class_rows(session, DEFAULT_QUOTA_CLASS))
-        if class_name != DEFAULT_QUOTA_CLASS:
-            limits.update(_class_rows(session, class_name))
+    limits.update(
+        _known(objects.Quotas.get_all_class_by_name(context, DEFAULT_QUOTA_CLASS))
+    )
+    if class_name != DEFAULT_QUOTA_CLASS:
+        limits.update(_known(objects.Quotas.get_all_class_by_name(context, class_name)))
     return limits
-
-
-def _project_rows(session, project_id: str) -> dict[str, int]:
-    rows = session.execute(
-        sa.select(models.Quota.resource, models.Quota.hard_limit).where(
-            models.Quota.project_id == project_id
-        )
-    )
-    return {r: limit for r, limit in rows if r in RESOURCES}
-
-
-def _user_rows(session, project_id: str, user_id: str) -> dict[str, int]:
-    rows = session.execute(
-        sa.select(
-            models.ProjectUserQuota.resource, models.ProjectUserQuota.hard_limit
-        ).where(
-            models.ProjectUserQuota.project_id == project_id,
-            models.ProjectUserQuota.user_id == user_id,
-        )
-    )
-    return {r: limit for r, limit in rows if r in RESOURCES}
 
 
 def get_limits(context, project_id: str, user_id: str | None = None) -> dict[str, int]:
     """Every resource's limit for the project, or for the user within it."""
     limits = class_limits(context)
-    with engines.transaction(context.api_db_connection) as session:
-        limits.update(_project_rows(session, project_id))
-        if user_id is not None:
-            limits.update(_user_rows(session, project_id, user_id))
+    limits.update(_known(objects.Quotas.get_all_by_project(context, project_id)))
+    if user_id is not None:
+        limits.update(
+            _known(
+                objects.Quotas.get_all_by_project_and_user(context, project_id, user_id)
+            )
+        )
     return {k: UNLIMITED if v is None else v for k, v in limits.items()}
-
-
-def _upsert(session, model, criteria: dict, resource: str, limit: int) -> None:
-    columns = [getattr(model, k) == v for k, v in criteria.items()]
-    result = session.execute(
-        sa.update(model)
-        .where(*columns, model.resource == resource)
-        .values(hard_limit=limit)
-    )
-    if result.rowcount == 0:
-        session.add(model(**criteria, resource=resource, hard_limit=limit))
 
 
 def set_limits(
     context, project_id: str, limits: Mapping[str, int], user_id: str | None = None
 ) -> None:
     """Store limits of the project, or of the user within it, at once."""
-    with engines.transaction(context.api_db_connection) as session:
-        for resource, limit in limits.items():
-            if user_id is None:
-                _upsert(
-                    session, models.Quota, {"project_id": project_id}, resource, limit
-                )
-            else:
-                _upsert(
-                    session,
-                    models.ProjectUserQuota,
-                    {"project_id": project_id, "user_id": user_id},
-                    resource,
-                    limit,
-                )
+    objects.Quotas.set_limits(context, project_id, limits, user_id=user_id)
 
 
 def set_class_limits(context, class_name: str, limits: Mapping[str, int]) -> None:
     """Store limits of a quota class."""
-    with engines.transaction(context.api_db_connection) as session:
-        for resource, limit in limits.items():
-            _upsert(
-                session,
-                models.QuotaClass,
-                {"class_name": class_name},
-                resource,
-                limit,
-            )
+    objects.Quotas.set_class_limits(context, class_name, limits)
 
 
 def delete_limits(context, project_id: str, user_id: str | None = None) -> None:
     """Forget the project's stored limits (and its users'), or one user's."""
-    with engines.transaction(context.api_db_connection) as session:
-        user_rows = sa.delete(models.ProjectUserQuota).where(
-            models.ProjectUserQuota.project_id == project_id
-        )
-        if user_id is not None:
-            session.execute(user_rows.where(models.ProjectUserQuota.user_id == user_id))
-            return
-        session.execute(user_rows)
-        session.execute(
-            sa.delete(models.Quota).where(models.Quota.project_id == project_id)
-        )
+    if user_id is None:
+        objects.Quotas.destroy_all_by_project(context, project_id)
+    else:
+        objects.Quotas.destroy_all_by_project_and_user(context, project_id, user_id)
 
 
 # -- usage --------------------------------------------------------------------
-
-
-def _not_queued_for_delete():
-    return sa.or_(
-        models.InstanceMapping.queued_for_delete.is_(None),
-        models.InstanceMapping.queued_for_delete == sa.false(),
-    )
-
-
-def _mapping_criteria(project_id: str, user_id: str | None) -> list:
-    criteria = [models.InstanceMapping.project_id == project_id]
-    if user_id is not None:
-        criteria.append(models.InstanceMapping.user_id == user_id)
-    return criteria
-
-
-def _build_request_size(instance_document: str | None) -> tuple[int, int]:
-    """(vcpus, memory_mb) of the instance a build request holds."""
-    if not instance_document:
-        return 0, 0
-    instance = json.loads(instance_document)["nova_object.data"]
-    return int(instance.get("vcpus") or 0), int(instance.get("memory_mb") or 0)
-
-
-def _count_build_requests(context, project_id: str, user_id: str | None) -> dict:
-    """Servers accepted but not yet in a cell: their build requests.
-
-    Once the superconductor has put the instance in a cell its mapping
-    names that cell; a build request it has not deleted yet is then
-    counted by the cell, not here.
-    """
-    with engines.transaction(context.api_db_connection) as session:
-        documents = session.scalars(
-            sa.select(models.BuildRequest.instance)
-            .join(
-                models.InstanceMapping,
-                models.InstanceMapping.instance_uuid
-                == models.BuildRequest.instance_uuid,
-            )
-            .where(
-                *_mapping_criteria(project_id, user_id),
-                models.InstanceMapping.cell_id.is_(None),
-                _not_queued_for_delete(),
-            )
-        ).all()
-    sizes = [_build_request_size(document) for document in documents]
-    return {
-        "instances": len(sizes),
-        "cores": sum(vcpus for vcpus, _ in sizes),
-        "ram": sum(ram for _, ram in sizes),
-    }
 
 
 def _count_instances_in_cells(context, project_id: str, user_id: str | None) -> dict:
@@ -268,12 +156,10 @@ def _count_instances_in_cells(context, project_id: str, user_id: str | None) -> 
 
     A cell that does not answer counts nothing (upstream does the same).
     """
-    from nova.compute import instance_list
-    from nova.objects.instance import InstanceList
-
-    totals = _count_build_requests(context, project_id, user_id)
-    for cell, counts in instance_list.scatter_gather_all_cells(
-        context, lambda cctxt: InstanceList.get_counts(cctxt, project_id, user_id)
+    totals = objects.BuildRequestList.get_counts(context, project_id, user_id)
+    for cell, counts in scatter_gather.scatter_gather_all_cells(
+        context,
+        lambda cctxt: objects.InstanceList.get_counts(cctxt, project_id, user_id),
     ):
         if isinstance(counts, BaseException):
             LOG.warning(
@@ -292,23 +178,13 @@ def _count_instances_with_placement(
 ) -> dict:
     """Instances from their mappings (servers not being deleted), cores
     and RAM from what Placement has allocated to the project (user)."""
-    with engines.transaction(context.api_db_connection) as session:
-        instances = _count(
-            session,
-            models.InstanceMapping.id,
-            *_mapping_criteria(project_id, user_id),
-            _not_queued_for_delete(),
-        )
+    counts = objects.InstanceMappingList.get_counts(context, project_id, user_id)
     usages = placement.client().get_usages(project_id, user_id, context=context)
     return {
-        "instances": instances,
+        "instances": counts["instances"],
         "cores": usages.get("VCPU", 0),
         "ram": usages.get("MEMORY_MB", 0),
     }
-
-
-def _count(session, column, *criteria) -> int:
-    return session.scalar(sa.select(sa.func.count(column)).where(*criteria)) or 0
 
 
 def get_usages(
@@ -331,30 +207,19 @@ def get_usages(
         else:
             counts = _count_instances_in_cells(context, project_id, user_id)
         usages.update({k: v for k, v in counts.items() if k in wanted})
-    with engines.transaction(context.api_db_connection) as session:
-        if "key_pairs" in wanted:
-            owner = user_id if user_id is not None else context.user_id
-            usages["key_pairs"] = _count(
-                session, models.KeyPair.id, models.KeyPair.user_id == owner
-            )
-        if "server_groups" in wanted:
-            criteria = [models.InstanceGroup.project_id == project_id]
-            if user_id is not None:
-                criteria.append(models.InstanceGroup.user_id == user_id)
-            usages["server_groups"] = _count(
-                session, models.InstanceGroup.id, *criteria
-            )
-        if "server_group_members" in wanted:
-            usages["server_group_members"] = (
-                0
-                if group_uuid is None
-                else _count(
-                    session,
-                    models.InstanceGroupMember.id,
-                    models.InstanceGroupMember.group_id == models.InstanceGroup.id,
-                    models.InstanceGroup.uuid == group_uuid,
-                )
-            )
+    if "key_pairs" in wanted:
+        owner = user_id if user_id is not None else context.user_id
+        usages["key_pairs"] = objects.KeyPairList.get_count_by_user(context, owner)
+    if "server_groups" in wanted:
+        usages.update(
+            objects.InstanceGroupList.get_counts(context, project_id, user_id)
+        )
+    if "server_group_members" in wanted:
+        usages["server_group_members"] = (
+            0
+            if group_uuid is None
+            else objects.InstanceGroup.count_members(context, group_uuid)
+        )
     return usages
 
 

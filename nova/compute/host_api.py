@@ -10,15 +10,11 @@ import logging
 from typing import Any
 
 import oslo_messaging
-import sqlalchemy as sa
 
 import placement_client.exception as placement_exc
 from nova import context as nova_context
-from nova import exception, objects, placement, servicegroup
-from nova.compute import instance_list
+from nova import exception, objects, placement, scatter_gather, servicegroup
 from nova.compute import rpcapi as compute_rpcapi
-from nova.db import engines
-from nova.db.main import models
 from nova.objects.service import (
     compute_host_availability_zones,
     set_availability_zone,
@@ -26,22 +22,11 @@ from nova.objects.service import (
 
 LOG = logging.getLogger(__name__)
 
-# Migrations in these states are over; any other holds resources on hosts.
-FINISHED_MIGRATION_STATUSES = (
-    "confirmed",
-    "reverted",
-    "error",
-    "failed",
-    "completed",
-    "cancelled",
-    "done",
-)
-
 
 def gather_from_cells(context, fn) -> list[tuple[Any, Any]]:
     """(cell, result) of every cell that answered; the others are logged."""
     answered = []
-    for cell, result in instance_list.scatter_gather_all_cells(context, fn):
+    for cell, result in scatter_gather.scatter_gather_all_cells(context, fn):
         if isinstance(result, BaseException):
             if not isinstance(result, exception.NotFound):
                 LOG.warning("Cell %s did not answer: %s", cell.uuid, result)
@@ -133,26 +118,6 @@ def _sync_compute_status(service) -> None:
         )
 
 
-def _has_migrations_in_progress(cell_context, host: str) -> bool:
-    migration = models.Migration
-    with engines.transaction(cell_context.db_connection) as session:
-        return (
-            session.scalar(
-                sa.select(sa.func.count())
-                .select_from(migration)
-                .where(
-                    migration.deleted == 0,
-                    sa.or_(
-                        migration.source_compute == host,
-                        migration.dest_compute == host,
-                    ),
-                    migration.status.not_in(FINISHED_MIGRATION_STATUSES),
-                )
-            )
-            > 0
-        )
-
-
 def _forget_host_in_api_database(context, host: str) -> None:
     """Take the host out of its aggregates and drop its host mapping."""
     for aggregate in objects.AggregateList.get_by_host(context, host):
@@ -176,7 +141,9 @@ def delete_service(context, service) -> None:
         cell_context = service._context
         if objects.InstanceList.get_by_host(cell_context, service.host):
             raise exception.ServiceHostsInstances()
-        if _has_migrations_in_progress(cell_context, service.host):
+        if objects.MigrationList.get_count_in_progress_by_host(
+            cell_context, service.host
+        ):
             raise exception.ServiceHasInProgressMigrations()
         try:
             nodes = objects.ComputeNodeList.get_all_by_host(cell_context, service.host)

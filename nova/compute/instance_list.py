@@ -12,76 +12,22 @@ last instance that sorts before those values.
 
 from __future__ import annotations
 
-import concurrent.futures
 import functools
 import heapq
 import itertools
 import logging
-import types
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
-
-from oslo_db.sqlalchemy import utils as sqlalchemyutils
 
 import nova.conf
 from nova import context as nova_context
-from nova import exception, objects
-from nova.db import engines
-from nova.db.main import models
+from nova import exception, objects, scatter_gather
 from nova.objects import base as obj_base
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
-# How long a listing waits for a cell; its thread may run on (threads
-# cannot be cancelled) but the request does not wait for it.
-CELL_TIMEOUT_SECONDS = 60
-
 _REVERSED = {"asc": "desc", "desc": "asc"}
-
-
-def scatter_gather_cells(
-    context,
-    cell_mappings: Sequence[Any],
-    fn: Callable[[Any], Any],
-    timeout: float = CELL_TIMEOUT_SECONDS,
-) -> list[tuple[Any, Any]]:
-    """``fn(targeted_context)`` in every cell at once.
-
-    Returns (cell mapping, result) pairs in the cells' order; a result is
-    the exception the call raised, or :class:`~nova.exception.CellTimeout`.
-    """
-    if not cell_mappings:
-        return []
-
-    def call(cell):
-        with nova_context.target_cell(context, cell) as cctxt:
-            return fn(cctxt)
-
-    pool = concurrent.futures.ThreadPoolExecutor(
-        max_workers=len(cell_mappings), thread_name_prefix="cell-scatter"
-    )
-    try:
-        futures = [pool.submit(call, cell) for cell in cell_mappings]
-        concurrent.futures.wait(futures, timeout=timeout)
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-    results = []
-    for cell, future in zip(cell_mappings, futures, strict=True):
-        if not future.done():
-            results.append((cell, exception.CellTimeout(cell_uuid=cell.uuid)))
-        elif future.exception() is not None:
-            results.append((cell, future.exception()))
-        else:
-            results.append((cell, future.result()))
-    return results
-
-
-def scatter_gather_all_cells(context, fn, timeout=CELL_TIMEOUT_SECONDS):
-    """:func:`scatter_gather_cells` over every cell, cell0 included."""
-    return scatter_gather_cells(
-        context, list(objects.CellMappingList.get_all(context)), fn, timeout
-    )
 
 
 def _compare(a: Any, b: Any) -> int:
@@ -143,23 +89,14 @@ def _marker_values(context, marker: str, sort_keys: Sequence[str]):
         key: obj_base.db_value(getattr(instance, key) if key in instance else None)
         for key in sort_keys
     }
-    return mapping.cell_mapping.uuid, types.SimpleNamespace(**values)
+    return mapping.cell_mapping.uuid, values
 
 
 def _local_marker(cctxt, values, sort_keys, sort_dirs) -> str | None:
     """This cell's last instance sorting before ``values``, if any."""
-    with engines.transaction(cctxt.db_connection) as session:
-        query = session.query(models.Instance)
-        query = sqlalchemyutils.paginate_query(
-            query,
-            models.Instance,
-            1,
-            list(sort_keys),
-            marker=values,
-            sort_dirs=[_REVERSED[d] for d in sort_dirs],
-        )
-        row = query.first()
-        return None if row is None else row.uuid
+    return objects.InstanceList.get_uuid_by_sort_filters(
+        cctxt, sort_keys, [_REVERSED[d] for d in sort_dirs], values
+    )
 
 
 def get_instances_sorted(
@@ -204,7 +141,7 @@ def get_instances_sorted(
         )
 
     pages, unreachable = [], []
-    for cell, result in scatter_gather_all_cells(context, list_cell):
+    for cell, result in scatter_gather.scatter_gather_all_cells(context, list_cell):
         if isinstance(result, BaseException):
             if isinstance(result, exception.MarkerNotFound):
                 raise result

@@ -26,6 +26,7 @@ OBJECT_MODULES = (
     "instance_mapping",
     "keypair",
     "migration",
+    "quotas",
     "request_spec",
     "selection",
     "service",

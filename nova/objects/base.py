@@ -122,6 +122,14 @@ class NovaPersistentObject:
         return None if row is None else cls._from_db_object(context, cls(), row)
 
 
+def count_rows(connection: str, column: Any, *criteria: Any) -> int:
+    """How many rows with a non-NULL ``column`` match all ``criteria``
+    (tables named in them are joined as the criteria say)."""
+    stmt = sa.select(sa.func.count(column)).where(*criteria)
+    with engines.transaction(connection) as session:
+        return session.scalar(stmt) or 0
+
+
 class ObjectListBase(ovo_base.ObjectListBase):
     """Base of the ``…List`` objects."""
 

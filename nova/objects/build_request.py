@@ -9,6 +9,7 @@ server; the superconductor notices and drops the instance.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -19,9 +20,10 @@ from oslo_versionedobjects import fields
 from nova import exception
 from nova.db import engines
 from nova.db.api import models
-from nova.objects import base
+from nova.objects import base, instance_mapping
 from nova.objects.block_device import BlockDeviceMappingList
 from nova.objects.instance import Instance
+from nova.objects.request_spec import RequestSpec
 from nova.objects.tag import TagList
 
 _REGEX_FILTERS = {"name": "display_name", "display_name": "display_name"}
@@ -93,20 +95,25 @@ class BuildRequest(base.NovaTimestampObject, base.NovaObject):
             values["tags"] = base.obj_to_json(self.tags)
         return values
 
-    def create(self) -> None:
-        if self.obj_attr_is_set("id"):
-            raise exception.ObjectActionError(action="create", reason="already created")
+    def _new_row(self) -> models.BuildRequest:
+        """The row this new build request is stored as; its instance and
+        owner default to those of the instance it holds."""
         if "instance_uuid" not in self:
             self.instance_uuid = self.instance.uuid
         if "project_id" not in self:
             self.project_id = self.instance.project_id
+        return models.BuildRequest(
+            instance_uuid=self.instance_uuid,
+            project_id=self.project_id,
+            **self._serialized(),
+        )
+
+    def create(self) -> None:
+        if self.obj_attr_is_set("id"):
+            raise exception.ObjectActionError(action="create", reason="already created")
         try:
             with engines.transaction(self._context.api_db_connection) as session:
-                row = models.BuildRequest(
-                    instance_uuid=self.instance_uuid,
-                    project_id=self.project_id,
-                    **self._serialized(),
-                )
+                row = self._new_row()
                 session.add(row)
                 session.flush()
         except sa.exc.IntegrityError as exc:
@@ -205,6 +212,15 @@ def _compare(a: Any, b: Any) -> int:
     return -1 if a < b else 1
 
 
+def _instance_size(instance_document: str | None) -> tuple[int, int]:
+    """(vcpus, memory_mb) of the serialized instance of a build request,
+    read without building the object."""
+    if not instance_document:
+        return 0, 0
+    instance = json.loads(instance_document)["nova_object.data"]
+    return int(instance.get("vcpus") or 0), int(instance.get("memory_mb") or 0)
+
+
 @base.NovaObjectRegistry.register
 class BuildRequestList(base.ObjectListBase, base.NovaObject):
     # Version 1.0: Initial version
@@ -273,3 +289,95 @@ class BuildRequestList(base.ObjectListBase, base.NovaObject):
         result = cls(objects=requests)
         result._context = context
         return result
+
+    @classmethod
+    def get_counts(
+        cls, context, project_id: str, user_id: str | None = None
+    ) -> dict[str, int]:
+        """``instances``, ``cores`` and ``ram`` of the project's (the
+        user's) servers accepted but in no cell yet, not queued for delete.
+
+        Once the superconductor has put an instance in a cell its mapping
+        names that cell: a build request it has not deleted yet is then
+        left to the cell's count.
+        """
+        stmt = (
+            sa.select(models.BuildRequest.instance)
+            .join(
+                models.InstanceMapping,
+                models.InstanceMapping.instance_uuid
+                == models.BuildRequest.instance_uuid,
+            )
+            .where(
+                *instance_mapping.owned_by(project_id, user_id),
+                models.InstanceMapping.cell_id.is_(None),
+                instance_mapping.not_queued_for_delete(),
+            )
+        )
+        with engines.transaction(context.api_db_connection) as session:
+            documents = session.scalars(stmt).all()
+        sizes = [_instance_size(document) for document in documents]
+        return {
+            "instances": len(sizes),
+            "cores": sum(vcpus for vcpus, _ in sizes),
+            "ram": sum(ram for _, ram in sizes),
+        }
+
+    @classmethod
+    def create_build_records(
+        cls,
+        context,
+        build_requests: Sequence[BuildRequest],
+        request_specs: Sequence[RequestSpec],
+    ) -> None:
+        """Store each build request with its request spec (same position in
+        ``request_specs``) and an instance mapping without a cell, in one
+        API database transaction: all of them or none.
+
+        Afterwards the build requests and specs carry their ids, their own
+        fields marked unchanged; each build request has its row's timestamps
+        and its instance the row's creation time as both ``created_at`` and
+        ``updated_at``. The instances are not reloaded: callers keep using
+        the objects they built.
+        """
+        with engines.transaction(context.api_db_connection) as session:
+            rows = []
+            for build_request, spec in zip(build_requests, request_specs, strict=True):
+                instance = build_request.instance
+                mapping = instance_mapping.InstanceMapping(
+                    context,
+                    instance_uuid=instance.uuid,
+                    cell_mapping=None,
+                    project_id=instance.project_id,
+                    user_id=instance.user_id,
+                    queued_for_delete=False,
+                )
+                build_row, spec_row = build_request._new_row(), spec._new_row()
+                session.add_all([build_row, spec_row, mapping._new_row()])
+                rows.append((build_row, spec_row))
+            session.flush()
+        for (build_row, spec_row), build_request, spec in zip(
+            rows, build_requests, request_specs, strict=True
+        ):
+            build_request.id = build_row.id
+            build_request.created_at = build_row.created_at
+            build_request.updated_at = build_row.updated_at
+            build_request.instance.created_at = build_row.created_at
+            build_request.instance.updated_at = build_row.created_at
+            build_request.obj_reset_changes()
+            spec._stored_as(spec_row)
+
+    @classmethod
+    def destroy_build_records(cls, context, instance_uuids: Sequence[str]) -> None:
+        """Delete the build requests, request specs and instance mappings of
+        ``instance_uuids`` in one API database transaction; rows already
+        gone are no error."""
+        with engines.transaction(context.api_db_connection) as session:
+            for model in (
+                models.BuildRequest,
+                models.RequestSpec,
+                models.InstanceMapping,
+            ):
+                session.execute(
+                    sa.delete(model).where(model.instance_uuid.in_(instance_uuids))
+                )

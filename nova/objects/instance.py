@@ -15,7 +15,8 @@ two services never silently overwrite each other's transitions.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+import types
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -789,6 +790,35 @@ class InstanceList(base.ObjectListBase, base.NovaObject):
                 sort_dirs=dirs,
             )
             return cls._from_rows(context, session, query.all(), expected_attrs)
+
+    @classmethod
+    def get_uuid_by_sort_filters(
+        cls,
+        context,
+        sort_keys: Sequence[str],
+        sort_dirs: Sequence[str],
+        values: Mapping[str, Any],
+    ) -> str | None:
+        """The uuid of this cell's first instance that sorts after
+        ``values`` (sort key -> value, as a column holds it) in the order
+        of ``sort_keys``/``sort_dirs``; None if no instance does.
+
+        A listing across cells places another cell's marker with it: asked
+        in the reverse of the listing's order, it names the cell's last
+        instance before the marker. Every row takes part, deleted ones too:
+        only its place in the order matters.
+        """
+        with engines.transaction(context.db_connection) as session:
+            query = sqlalchemyutils.paginate_query(
+                session.query(models.Instance.uuid),
+                models.Instance,
+                1,
+                list(sort_keys),
+                marker=types.SimpleNamespace(**values),
+                sort_dirs=list(sort_dirs),
+            )
+            row = query.first()
+        return None if row is None else row.uuid
 
     @classmethod
     @base.remotable

@@ -180,6 +180,18 @@ class InstanceGroup(api_db.APIDBObject, base.NovaTimestampObject, base.NovaObjec
         return hosts
 
     @classmethod
+    def count_members(cls, context, group_uuid: str) -> int:
+        """How many instances the group ``group_uuid`` has (0 if it does
+        not exist)."""
+        member, group = models.InstanceGroupMember, models.InstanceGroup
+        return base.count_rows(
+            context.api_db_connection,
+            member.id,
+            member.group_id == group.id,
+            group.uuid == group_uuid,
+        )
+
+    @classmethod
     def remove_members(cls, context, instance_uuids: list[str]) -> None:
         """Take deleted instances out of whatever group holds them."""
         with engines.transaction(context.api_db_connection) as session:
@@ -214,3 +226,17 @@ class InstanceGroupList(api_db.APIDBObjectList, base.ObjectListBase, base.NovaOb
     @classmethod
     def get_by_project_id(cls, context, project_id: str) -> InstanceGroupList:
         return cls._get(context, models.InstanceGroup.project_id == project_id)
+
+    @classmethod
+    def get_counts(
+        cls, context, project_id: str, user_id: str | None = None
+    ) -> dict[str, int]:
+        """``server_groups``: how many groups the project (the user within
+        it) has."""
+        criteria = [models.InstanceGroup.project_id == project_id]
+        if user_id is not None:
+            criteria.append(models.InstanceGroup.user_id == user_id)
+        count = base.count_rows(
+            context.api_db_connection, models.InstanceGroup.id, *criteria
+        )
+        return {"server_groups": count}

@@ -80,3 +80,31 @@ class InstanceInfoCache(base.NovaPersistentObject, base.NovaObject):
                 .values(network_info=network_info.json())
             )
         self.obj_reset_changes()
+
+
+@base.NovaObjectRegistry.register
+class InstanceInfoCacheList(base.ObjectListBase, base.NovaObject):
+    # Version 1.0: Initial version
+    VERSION = "1.0"
+
+    fields = {"objects": fields.ListOfObjectsField("InstanceInfoCache")}
+
+    @classmethod
+    def get_by_network_info_containing(
+        cls, context, text: str
+    ) -> InstanceInfoCacheList:
+        """The caches of live instances whose stored network info document
+        contains ``text``.
+
+        A cheap filter in the database (no JSON parsing there): the caller
+        still checks where in the network info its value appears.
+        """
+        cache = models.InstanceInfoCache
+        stmt = (
+            sa.select(cache)
+            .join(models.Instance, models.Instance.uuid == cache.instance_uuid)
+            .where(models.Instance.deleted == 0, cache.network_info.contains(text))
+        )
+        with engines.transaction(context.db_connection) as session:
+            rows = session.scalars(stmt).all()
+        return cls._from_db_rows(context, InstanceInfoCache, rows)

@@ -19,6 +19,23 @@ from nova.objects.cell_mapping import CellMappingHolder
 MIGRATION_MARKER_PROJECT_ID = "INSTANCE_MIGRATION_MARKER"
 
 
+def not_queued_for_delete() -> sa.ColumnElement[bool]:
+    """Mappings of instances nobody has asked to delete (rows older than
+    the ``queued_for_delete`` column have NULL there)."""
+    return sa.or_(
+        models.InstanceMapping.queued_for_delete.is_(None),
+        models.InstanceMapping.queued_for_delete == sa.false(),
+    )
+
+
+def owned_by(project_id: str, user_id: str | None = None) -> list:
+    """Criteria: mappings of the project's instances (of the user's)."""
+    criteria = [models.InstanceMapping.project_id == project_id]
+    if user_id is not None:
+        criteria.append(models.InstanceMapping.user_id == user_id)
+    return criteria
+
+
 def _select_instance_mappings() -> sa.Select:
     return sa.select(models.InstanceMapping).options(
         orm.joinedload(models.InstanceMapping.cell_mapping)
@@ -60,6 +77,10 @@ class InstanceMapping(CellMappingHolder, base.NovaTimestampObject, base.NovaObje
                 values[name] = value
         return values
 
+    def _new_row(self) -> models.InstanceMapping:
+        """The row this new mapping is stored as."""
+        return models.InstanceMapping(**self._db_values())
+
     @classmethod
     def get_by_instance_uuid(cls, context, instance_uuid: str) -> InstanceMapping:
         with engines.transaction(context.api_db_connection) as session:
@@ -77,7 +98,7 @@ class InstanceMapping(CellMappingHolder, base.NovaTimestampObject, base.NovaObje
             raise exception.ObjectActionError(action="create", reason="already created")
         try:
             with engines.transaction(self._context.api_db_connection) as session:
-                row = models.InstanceMapping(**self._db_values())
+                row = self._new_row()
                 session.add(row)
                 session.flush()
         except sa.exc.IntegrityError as exc:
@@ -141,17 +162,24 @@ class InstanceMappingList(base.ObjectListBase, base.NovaObject):
     ) -> InstanceMappingList:
         """Mappings into one cell not queued for delete, of one project
         (every project's when None)."""
-        mapping = models.InstanceMapping
-        criteria = [
-            mapping.cell_id == cell_id,
-            sa.or_(
-                mapping.queued_for_delete.is_(None),
-                mapping.queued_for_delete == sa.false(),
-            ),
-        ]
+        criteria = [models.InstanceMapping.cell_id == cell_id, not_queued_for_delete()]
         if project_id is not None:
-            criteria.append(mapping.project_id == project_id)
+            criteria.append(models.InstanceMapping.project_id == project_id)
         return cls._get(context, *criteria)
+
+    @classmethod
+    def get_counts(
+        cls, context, project_id: str, user_id: str | None = None
+    ) -> dict[str, int]:
+        """``instances``: the project's (the user's) mapped instances not
+        queued for delete, whatever cell they are in (or none yet)."""
+        count = base.count_rows(
+            context.api_db_connection,
+            models.InstanceMapping.id,
+            *owned_by(project_id, user_id),
+            not_queued_for_delete(),
+        )
+        return {"instances": count}
 
 
 def pop_migration_marker(context) -> str | None:

@@ -114,3 +114,12 @@ class KeyPairList(base.ObjectListBase, base.NovaObject):
             )
             rows = query.all()
         return cls._from_db_rows(context, KeyPair, rows)
+
+    @classmethod
+    def get_count_by_user(cls, context, user_id: str) -> int:
+        """How many key pairs the user has."""
+        return base.count_rows(
+            context.api_db_connection,
+            models.KeyPair.id,
+            models.KeyPair.user_id == user_id,
+        )

@@ -82,6 +82,17 @@ class Migration(base.NovaPersistentObject, base.NovaObject):
         self._from_db_object(self._context, self, row)
 
 
+# Migrations in these states are over; any other holds resources on hosts.
+FINISHED_MIGRATION_STATUSES = (
+    "confirmed",
+    "reverted",
+    "error",
+    "failed",
+    "completed",
+    "cancelled",
+    "done",
+)
+
 # Filters that match a column exactly (a list matches any of its values).
 _EQUALITY_FILTERS = (
     "status",
@@ -136,3 +147,16 @@ class MigrationList(base.ObjectListBase, base.NovaObject):
                 stmt.order_by(model.created_at.desc(), model.id.desc())
             ).all()
         return cls._from_db_rows(context, Migration, rows)
+
+    @classmethod
+    def get_count_in_progress_by_host(cls, context, host: str) -> int:
+        """How many migrations, not deleted and not over, have ``host`` as
+        their source or destination."""
+        model = models.Migration
+        return base.count_rows(
+            context.db_connection,
+            model.id,
+            model.deleted == 0,
+            sa.or_(model.source_compute == host, model.dest_compute == host),
+            model.status.not_in(FINISHED_MIGRATION_STATUSES),
+        )

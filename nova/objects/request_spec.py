@@ -8,6 +8,7 @@ from it again. The scheduler reads only this object, never the instance.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 import sqlalchemy as sa
@@ -176,17 +177,43 @@ class RequestSpec(base.NovaObject):
                 raise exception.RequestSpecNotFound(instance_uuid=instance_uuid)
         return cls._from_db_object(context, cls(), row)
 
+    @classmethod
+    def get_by_instance_uuids(
+        cls, context, instance_uuids: Iterable[str]
+    ) -> dict[str, RequestSpec]:
+        """instance uuid -> its request spec, in one query; instances
+        without one are left out."""
+        uuids = list(instance_uuids)
+        if not uuids:
+            return {}
+        stmt = sa.select(models.RequestSpec).where(
+            models.RequestSpec.instance_uuid.in_(uuids)
+        )
+        with engines.transaction(context.api_db_connection) as session:
+            rows = session.scalars(stmt).all()
+        return {
+            row.instance_uuid: cls._from_db_object(context, cls(), row) for row in rows
+        }
+
+    def _new_row(self) -> models.RequestSpec:
+        """The row this new spec is stored as."""
+        return models.RequestSpec(
+            instance_uuid=self.instance_uuid, spec=self._spec_document()
+        )
+
+    def _stored_as(self, row: models.RequestSpec) -> None:
+        """Take the id of the row just stored; its fields count as saved."""
+        self.id = row.id
+        self.obj_reset_changes()
+
     def create(self) -> None:
         if self.obj_attr_is_set("id"):
             raise exception.ObjectActionError(action="create", reason="already created")
         with engines.transaction(self._context.api_db_connection) as session:
-            row = models.RequestSpec(
-                instance_uuid=self.instance_uuid, spec=self._spec_document()
-            )
+            row = self._new_row()
             session.add(row)
             session.flush()
-        self.id = row.id
-        self.obj_reset_changes()
+        self._stored_as(row)
 
     def save(self) -> None:
         with engines.transaction(self._context.api_db_connection) as session:

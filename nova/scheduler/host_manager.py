@@ -16,14 +16,11 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import sqlalchemy as sa
 from oslo_log import log as logging
 
 import nova.conf
 from nova import context as nova_context
 from nova import objects, servicegroup
-from nova.db import engines
-from nova.db.main import models as main_models
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -191,7 +188,9 @@ class HostManager:
         found: dict[str, HostState] = {}
         for cell in self._enabled_cells(context):
             with nova_context.target_cell(context, cell) as cctxt:
-                versions = _node_versions(cctxt, uuids)
+                versions = objects.ComputeNodeList.get_host_and_updated_at_by_uuids(
+                    cctxt, uuids
+                )
                 if not versions:
                     continue
                 # Only nodes new to this scheduler or changed since it last
@@ -211,7 +210,7 @@ class HostManager:
                     if stale
                     else {}
                 )
-                services = _compute_services(
+                services = objects.ServiceList.get_compute_status_by_hosts(
                     cctxt, {host for host, _ in versions.values()}
                 )
             for uuid, (host, _) in versions.items():
@@ -300,54 +299,3 @@ class HostManager:
                 elif finished is None or finished > read_at:
                     pending.setdefault(claim.provider_uuid, []).append(claim.resources)
         return pending
-
-
-def _node_versions(cctxt, uuids: list[str]) -> dict[str, tuple[str, Any]]:
-    """uuid -> (host, updated_at) of the live compute nodes among ``uuids``:
-    enough to tell which cached host states are stale."""
-    node = main_models.ComputeNode
-    stmt = sa.select(node.uuid, node.host, node.updated_at).where(
-        node.uuid.in_(uuids), node.deleted == 0
-    )
-    with engines.transaction(cctxt.db_connection) as session:
-        rows = session.execute(stmt).all()
-    # Objects carry aware UTC times; rows may be naive.
-    return {uuid: (host, _aware(updated)) for uuid, host, updated in rows}
-
-
-def _aware(value: datetime.datetime | None) -> datetime.datetime | None:
-    if value is not None and value.tzinfo is None:
-        return value.replace(tzinfo=datetime.UTC)
-    return value
-
-
-def _compute_services(cctxt, hosts: set[str]) -> dict[str, objects.Service]:
-    """host -> nova-compute service with the fields the filters read
-    (up/down and disabled), without loading whole rows."""
-    service = main_models.Service
-    stmt = sa.select(
-        service.host,
-        service.disabled,
-        service.forced_down,
-        service.last_seen_up,
-        service.updated_at,
-        service.created_at,
-    ).where(
-        service.binary == "nova-compute",
-        service.host.in_(hosts),
-        service.deleted == 0,
-    )
-    with engines.transaction(cctxt.db_connection) as session:
-        rows = session.execute(stmt).all()
-    return {
-        row.host: objects.Service(
-            host=row.host,
-            binary="nova-compute",
-            disabled=bool(row.disabled),
-            forced_down=bool(row.forced_down),
-            last_seen_up=row.last_seen_up,
-            updated_at=row.updated_at,
-            created_at=row.created_at,
-        )
-        for row in rows
-    }

@@ -21,7 +21,6 @@ import threading
 import time
 from typing import Any
 
-import sqlalchemy as sa
 import webob
 import webob.dec
 import webob.exc
@@ -31,9 +30,6 @@ import nova.conf
 from nova import context as nova_context
 from nova import exception, objects
 from nova.api.metadata import base, password
-from nova.db import engines
-from nova.db.main import models
-from nova.network import model as network_model
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -132,28 +128,17 @@ def get_instance_by_uuid(instance_uuid: str):
 def get_instance_by_address(address: str):
     """The live instance with fixed IP ``address``, in any cell."""
     context = nova_context.get_admin_context()
+    # Addresses appear JSON-quoted in the stored network info.
     quoted = json.dumps(address)
     for cctxt in _cell_contexts(context):
-        with engines.transaction(cctxt.db_connection) as session:
-            candidates = session.execute(
-                sa.select(
-                    models.InstanceInfoCache.instance_uuid,
-                    models.InstanceInfoCache.network_info,
-                )
-                .join(
-                    models.Instance,
-                    models.Instance.uuid == models.InstanceInfoCache.instance_uuid,
-                )
-                .where(
-                    models.Instance.deleted == 0,
-                    models.InstanceInfoCache.network_info.contains(quoted),
-                )
-            ).all()
-        for instance_uuid, network_info in candidates:
-            fixed_ips = network_model.NetworkInfo.hydrate(network_info).fixed_ips()
+        caches = objects.InstanceInfoCacheList.get_by_network_info_containing(
+            cctxt, quoted
+        )
+        for cache in caches:
+            fixed_ips = cache.network_info.fixed_ips()
             if address in [ip["address"] for ip in fixed_ips]:
                 return objects.Instance.get_by_uuid(
-                    cctxt, instance_uuid, expected_attrs=_EXPECTED_ATTRS
+                    cctxt, cache.instance_uuid, expected_attrs=_EXPECTED_ATTRS
                 )
     return None
 

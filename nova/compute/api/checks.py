@@ -68,11 +68,12 @@ def key_data(context, key_name: str | None) -> str | None:
     if key_name is None:
         return None
     try:
-        return objects.KeyPair.get_by_name(
-            context, context.user_id, key_name
-        ).public_key
+        keypair = objects.KeyPair.get_by_name(context, context.user_id, key_name)
     except exception.KeypairNotFound as exc:
         raise exception.InvalidKeyName() from exc
+    if keypair.public_key is None:
+        raise exception.InvalidKeyName()
+    return keypair.public_key
 
 
 def image_system_metadata(image: dict[str, Any] | None) -> dict[str, str]:

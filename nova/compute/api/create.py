@@ -13,19 +13,14 @@ import logging
 import re
 import secrets
 import string
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import sqlalchemy as sa
 from oslo_utils import uuidutils
 
 import nova.conf
 from nova import exception, objects, policy, quota
 from nova.compute.api import base, checks, zones
-from nova.db import engines
-from nova.db.api import models as api_models
-from nova.objects import base as obj_base
 from nova.policies import servers as server_policies
 from nova.states import machine, power_state, vm_states
 
@@ -280,60 +275,6 @@ class CreateAPI(base.FlowAPI):
         return objects.BlockDeviceMappingList(objects=[bdm])
 
     @staticmethod
-    def _write_build_records(context, build_requests, request_specs) -> None:
-        """Every instance's build request, request spec and instance mapping,
-        in one API database transaction: all of them or none."""
-        with engines.transaction(context.api_db_connection) as session:
-            rows = []
-            for build_request, spec in zip(build_requests, request_specs, strict=True):
-                instance = build_request.instance
-                build_row = api_models.BuildRequest(
-                    instance_uuid=instance.uuid,
-                    project_id=instance.project_id,
-                    instance=obj_base.obj_to_json(instance),
-                    block_device_mappings=obj_base.obj_to_json(
-                        build_request.block_device_mappings
-                    ),
-                    tags=obj_base.obj_to_json(build_request.tags),
-                )
-                spec_row = api_models.RequestSpec(
-                    instance_uuid=instance.uuid, spec=spec._spec_document()
-                )
-                mapping_row = api_models.InstanceMapping(
-                    instance_uuid=instance.uuid,
-                    cell_id=None,
-                    project_id=instance.project_id,
-                    user_id=instance.user_id,
-                    queued_for_delete=False,
-                )
-                session.add_all([build_row, spec_row, mapping_row])
-                rows.append((build_row, spec_row))
-            session.flush()
-        for (build_row, spec_row), build_request, spec in zip(
-            rows, build_requests, request_specs, strict=True
-        ):
-            build_request.id = build_row.id
-            build_request.created_at = build_row.created_at
-            build_request.updated_at = build_row.updated_at
-            build_request.instance.created_at = build_row.created_at
-            build_request.instance.updated_at = build_row.created_at
-            build_request.obj_reset_changes()
-            spec.id = spec_row.id
-            spec.obj_reset_changes()
-
-    @staticmethod
-    def _remove_build_records(context, instance_uuids: Sequence[str]) -> None:
-        with engines.transaction(context.api_db_connection) as session:
-            for model in (
-                api_models.BuildRequest,
-                api_models.RequestSpec,
-                api_models.InstanceMapping,
-            ):
-                session.execute(
-                    sa.delete(model).where(model.instance_uuid.in_(instance_uuids))
-                )
-
-    @staticmethod
     def _requested_destination(context, request: CreateRequest):
         """The host and/or node an admin asked for (2.74), once known to
         exist; the scheduler then asks Placement only about that node.
@@ -403,7 +344,7 @@ class CreateAPI(base.FlowAPI):
                 user_id=context.user_id,
             )
         except exception.OverQuota as exc:
-            self._remove_build_records(context, instance_uuids)
+            objects.BuildRequestList.destroy_build_records(context, instance_uuids)
             raise exception.TooManyInstances(
                 quota.over_quota_message(exc, requested, counted=True)
             ) from exc
@@ -498,7 +439,9 @@ class CreateAPI(base.FlowAPI):
             )
             request_specs.append(spec)
 
-        self._write_build_records(context, build_requests, request_specs)
+        objects.BuildRequestList.create_build_records(
+            context, build_requests, request_specs
+        )
         self._recheck_quota(
             context,
             [b.instance_uuid for b in build_requests],
@@ -526,7 +469,7 @@ class CreateAPI(base.FlowAPI):
                 "Could not hand servers %s over to the conductor", reservation_id
             )
             uuids = [b.instance_uuid for b in build_requests]
-            self._remove_build_records(context, uuids)
+            objects.BuildRequestList.destroy_build_records(context, uuids)
             objects.InstanceGroup.remove_members(context, uuids)
             raise
         return [b.instance for b in build_requests], reservation_id, admin_password

@@ -18,8 +18,6 @@ from nova import context as nova_context
 from nova import exception, objects, policy
 from nova.compute import instance_list
 from nova.compute.api import base, zones
-from nova.db import engines
-from nova.db.api import models as api_models
 from nova.objects import tag as tag_obj
 from nova.policies import admin_actions as admin_actions_policies
 from nova.policies import lock_server as lock_policies
@@ -61,19 +59,7 @@ class ServersAPI(base.FlowAPI):
     @staticmethod
     def request_specs(context, instance_uuids: Sequence[str]) -> dict[str, Any]:
         """instance uuid -> its request spec, in one query."""
-        if not instance_uuids:
-            return {}
-        model = api_models.RequestSpec
-        with engines.transaction(context.api_db_connection) as session:
-            rows = session.scalars(
-                sa.select(model).where(model.instance_uuid.in_(list(instance_uuids)))
-            ).all()
-        return {
-            row.instance_uuid: objects.RequestSpec._from_db_object(
-                context, objects.RequestSpec(), row
-            )
-            for row in rows
-        }
+        return objects.RequestSpec.get_by_instance_uuids(context, instance_uuids)
 
     # -- read ---------------------------------------------------------------
 

@@ -7,8 +7,7 @@ import logging
 from typing import Any
 
 import nova.conf
-from nova import exception, objects, servicegroup
-from nova.compute import instance_list
+from nova import exception, objects, scatter_gather, servicegroup
 from nova.objects.service import compute_host_availability_zones
 
 CONF = nova.conf.CONF
@@ -18,7 +17,7 @@ LOG = logging.getLogger(__name__)
 def compute_services(context) -> list[tuple[Any, Any]]:
     """(cell mapping, service) of every nova-compute in every cell, with
     its availability zone set."""
-    results = instance_list.scatter_gather_all_cells(
+    results = scatter_gather.scatter_gather_all_cells(
         context,
         lambda cctxt: objects.ServiceList.get_all(cctxt, set_zones=True),
     )

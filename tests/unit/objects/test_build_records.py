@@ -1,6 +1,7 @@
 """Build requests, request specs, image metadata: what the API hands over."""
 
 import pytest
+import sqlalchemy as sa
 from oslo_utils import uuidutils
 
 from nova import exception, objects
@@ -23,19 +24,19 @@ def _flavor():
     )
 
 
-def _build_request(ctxt, name="web", uuid=None, tags=()):
-    instance = objects.Instance(
-        ctxt,
-        uuid=uuid or uuidutils.generate_uuid(),
-        project_id=ctxt.project_id or "p1",
-        user_id="u1",
-        display_name=name,
-        vm_state=vm_states.BUILDING,
-        flavor=_flavor(),
-        metadata={"k": "v"},
-        system_metadata={},
-    )
-    request = objects.BuildRequest(
+def _new_build_request(ctxt, name="web", uuid=None, tags=(), **instance_values):
+    values = {
+        "uuid": uuid or uuidutils.generate_uuid(),
+        "project_id": ctxt.project_id or "p1",
+        "user_id": "u1",
+        "display_name": name,
+        "vm_state": vm_states.BUILDING,
+        "flavor": _flavor(),
+        "metadata": {"k": "v"},
+        "system_metadata": {},
+    }
+    instance = objects.Instance(ctxt, **{**values, **instance_values})
+    return objects.BuildRequest(
         ctxt,
         instance=instance,
         block_device_mappings=objects.BlockDeviceMappingList(
@@ -51,6 +52,10 @@ def _build_request(ctxt, name="web", uuid=None, tags=()):
         ),
         tags=objects.TagList.from_names(ctxt, instance.uuid, list(tags)),
     )
+
+
+def _build_request(ctxt, name="web", uuid=None, tags=()):
+    request = _new_build_request(ctxt, name=name, uuid=uuid, tags=tags)
     request.create()
     return request
 
@@ -195,3 +200,130 @@ def test_image_meta_legacy_names_and_traits():
     assert props.img_hv_type == "qemu"
     assert props.hw_qemu_guest_agent is True
     assert props.traits_required == ["CUSTOM_A"]
+
+
+def _spec(ctxt, instance_uuid):
+    return objects.RequestSpec.from_components(
+        ctxt, instance_uuid, {"id": IMAGE}, _flavor(), project_id="p1", user_id="u1"
+    )
+
+
+def _write_build_records(ctxt, *requests):
+    specs = [_spec(ctxt, request.instance.uuid) for request in requests]
+    objects.BuildRequestList.create_build_records(ctxt, list(requests), specs)
+    return specs
+
+
+def test_build_records_are_written_together(ctxt):
+    requests = [_new_build_request(ctxt, name=n) for n in ("a", "b")]
+    instances = [request.instance for request in requests]
+
+    specs = _write_build_records(ctxt, *requests)
+
+    for request, spec, instance in zip(requests, specs, instances, strict=True):
+        uuid = instance.uuid
+        assert request.instance is instance
+        assert request.id and request.created_at is not None
+        assert request.updated_at is None
+        assert instance.created_at == instance.updated_at == request.created_at
+        assert not {"id", "created_at"} & request.obj_what_changed()
+        assert "id" not in spec.obj_what_changed()
+        stored = objects.BuildRequest.get_by_instance_uuid(ctxt, uuid)
+        assert (stored.id, stored.project_id) == (request.id, "p1")
+        assert stored.instance.display_name == instance.display_name
+        assert objects.RequestSpec.get_by_instance_uuid(ctxt, uuid).id == spec.id
+        mapping = objects.InstanceMapping.get_by_instance_uuid(ctxt, uuid)
+        assert mapping.cell_mapping is None
+        assert (mapping.project_id, mapping.user_id) == ("p1", "u1")
+        assert mapping.queued_for_delete is False
+
+
+def test_build_records_are_all_written_or_none(ctxt):
+    taken = uuidutils.generate_uuid()
+    objects.InstanceMapping(
+        ctxt, instance_uuid=taken, project_id="p1", cell_mapping=None
+    ).create()
+    first, second = _new_build_request(ctxt), _new_build_request(ctxt, uuid=taken)
+
+    with pytest.raises(sa.exc.IntegrityError):
+        _write_build_records(ctxt, first, second)
+
+    uuid = first.instance.uuid
+    assert "id" not in first
+    with pytest.raises(exception.BuildRequestNotFound):
+        objects.BuildRequest.get_by_instance_uuid(ctxt, uuid)
+    with pytest.raises(exception.RequestSpecNotFound):
+        objects.RequestSpec.get_by_instance_uuid(ctxt, uuid)
+    with pytest.raises(exception.InstanceMappingNotFound):
+        objects.InstanceMapping.get_by_instance_uuid(ctxt, uuid)
+
+
+def test_destroy_build_records_removes_only_those_of_the_uuids(ctxt):
+    gone, kept = _new_build_request(ctxt), _new_build_request(ctxt)
+    _write_build_records(ctxt, gone, kept)
+
+    objects.BuildRequestList.destroy_build_records(
+        ctxt, [gone.instance_uuid, uuidutils.generate_uuid()]
+    )
+
+    with pytest.raises(exception.BuildRequestNotFound):
+        objects.BuildRequest.get_by_instance_uuid(ctxt, gone.instance_uuid)
+    with pytest.raises(exception.RequestSpecNotFound):
+        objects.RequestSpec.get_by_instance_uuid(ctxt, gone.instance_uuid)
+    with pytest.raises(exception.InstanceMappingNotFound):
+        objects.InstanceMapping.get_by_instance_uuid(ctxt, gone.instance_uuid)
+    objects.BuildRequest.get_by_instance_uuid(ctxt, kept.instance_uuid)
+    objects.RequestSpec.get_by_instance_uuid(ctxt, kept.instance_uuid)
+    objects.InstanceMapping.get_by_instance_uuid(ctxt, kept.instance_uuid)
+
+
+def test_request_specs_by_instance_uuids(ctxt):
+    specs = [_spec(ctxt, uuidutils.generate_uuid()) for _ in range(3)]
+    for spec in specs:
+        spec.create()
+    wanted = [specs[0].instance_uuid, specs[2].instance_uuid]
+
+    found = objects.RequestSpec.get_by_instance_uuids(
+        ctxt, [*wanted, uuidutils.generate_uuid()]
+    )
+
+    assert {uuid: spec.id for uuid, spec in found.items()} == {
+        specs[0].instance_uuid: specs[0].id,
+        specs[2].instance_uuid: specs[2].id,
+    }
+    assert found[wanted[0]].flavor.name == "f1"
+    assert objects.RequestSpec.get_by_instance_uuids(ctxt, []) == {}
+
+
+def test_build_request_counts_are_of_servers_in_no_cell_yet(ctxt):
+    cell = objects.CellMapping(
+        ctxt,
+        uuid=uuidutils.generate_uuid(),
+        name="cell1",
+        transport_url="none:///",
+        database_connection="sqlite://",
+    )
+    cell.create()
+    counted = [
+        _new_build_request(ctxt, vcpus=2, memory_mb=512),
+        _new_build_request(ctxt, vcpus=1, memory_mb=256, user_id="u2"),
+    ]
+    scheduled, deleting = _new_build_request(ctxt), _new_build_request(ctxt)
+    other_project = _new_build_request(ctxt, project_id="p2", vcpus=8)
+    _write_build_records(ctxt, *counted, scheduled, deleting, other_project)
+    for request, change in ((scheduled, "cell_mapping"), (deleting, "delete")):
+        mapping = objects.InstanceMapping.get_by_instance_uuid(
+            ctxt, request.instance_uuid
+        )
+        if change == "cell_mapping":
+            mapping.cell_mapping = cell
+        else:
+            mapping.queued_for_delete = True
+        mapping.save()
+    # A build request without a mapping is not a server anyone can see.
+    _build_request(ctxt)
+
+    counts = objects.BuildRequestList.get_counts
+    assert counts(ctxt, "p1") == {"instances": 2, "cores": 3, "ram": 768}
+    assert counts(ctxt, "p1", "u1") == {"instances": 1, "cores": 2, "ram": 512}
+    assert counts(ctxt, "p3") == {"instances": 0, "cores": 0, "ram": 0}

@@ -1,5 +1,7 @@
 """Services, compute nodes, instance actions and faults in a cell database."""
 
+from unittest import mock
+
 import pytest
 
 from nova import exception, objects
@@ -115,3 +117,45 @@ def test_faults_show_users_only_what_is_meant_for_them(ctxt):
         ctxt, [instance.uuid], latest=True
     )
     assert latest.id == nova_fault.id
+
+
+def test_host_and_updated_at_of_live_nodes_by_uuid(ctxt):
+    fresh = create_compute_node(ctxt, "h1", "n1")
+    changed = create_compute_node(ctxt, "h2", "n2")
+    changed.vcpus_used = 1
+    changed.save()
+    gone = create_compute_node(ctxt, "h3", "n3")
+    gone.destroy()
+
+    versions = objects.ComputeNodeList.get_host_and_updated_at_by_uuids(
+        ctxt, [fresh.uuid, changed.uuid, gone.uuid, "not-a-node"]
+    )
+
+    assert versions == {fresh.uuid: ("h1", None), changed.uuid: ("h2", mock.ANY)}
+    # Equal to what a loaded node holds: the caller compares the two.
+    loaded = objects.ComputeNode.get_by_uuid(ctxt, changed.uuid)
+    assert versions[changed.uuid][1] == loaded.updated_at
+    assert loaded.updated_at.tzinfo is not None
+
+
+def test_compute_status_by_hosts_holds_what_up_and_disabled_need(ctxt):
+    up = objects.Service(ctxt, host="h1", binary="nova-compute", topic="compute")
+    up.create()
+    disabled = objects.Service(
+        ctxt, host="h2", binary="nova-compute", topic="compute", disabled=True
+    )
+    disabled.create()
+    objects.Service(ctxt, host="h1", binary="nova-conductor", topic="c").create()
+    gone = objects.Service(ctxt, host="h3", binary="nova-compute", topic="compute")
+    gone.create()
+    gone.destroy()
+
+    found = objects.ServiceList.get_compute_status_by_hosts(ctxt, {"h1", "h2", "h3"})
+
+    assert sorted(found) == ["h1", "h2"]
+    assert (found["h1"].binary, found["h1"].disabled) == ("nova-compute", False)
+    assert found["h2"].disabled is True
+    assert found["h1"].last_seen_up == up.last_seen_up
+    assert found["h1"].forced_down is False
+    # Only the status columns are read, never the whole row.
+    assert "report_count" not in found["h1"] and "id" not in found["h1"]

@@ -265,3 +265,58 @@ def test_instance_survives_rpc_serialization(ctxt):
     )
     assert copy.flavor.name == "small" and copy.metadata == {"a": "b"}
     assert copy.obj_what_changed() == {"task_state"}
+
+
+def test_uuid_by_sort_filters_is_the_first_after_the_values(ctxt, fleet):
+    by_name = {i.display_name: i.uuid for i in fleet}
+
+    def after(name, uuid, dirs=("asc", "asc")):
+        return objects.InstanceList.get_uuid_by_sort_filters(
+            ctxt,
+            ["display_name", "uuid"],
+            list(dirs),
+            {"display_name": name, "uuid": uuid},
+        )
+
+    assert after("web-15", "z") == by_name["web-2"]
+    # Ties on the first key fall to the next one.
+    assert after("web-2", "0") == by_name["web-2"]
+    assert after("web-2", by_name["web-2"]) == by_name["web-3"]
+    assert after("web-15", "z", dirs=("desc", "desc")) == by_name["web-1"]
+    # Deleted instances keep their place in the order.
+    assert after("f", "z") == by_name["gone"]
+    assert after("x", "z") is None
+
+
+def _vif(address, floating=None):
+    ips = [{"address": address, "type": "fixed"}]
+    if floating:
+        ips[0]["floating_ips"] = [{"address": floating}]
+    return {"network": {"subnets": [{"ips": ips}]}}
+
+
+def test_info_caches_by_network_info_text_of_live_instances(ctxt):
+    first = _create(
+        ctxt, info_cache=objects.InstanceInfoCache(network_info=[_vif("10.0.0.3")])
+    )
+    second = _create(
+        ctxt,
+        info_cache=objects.InstanceInfoCache(
+            network_info=[_vif("10.0.0.30", floating="172.24.4.3")]
+        ),
+    )
+    gone = _create(
+        ctxt, info_cache=objects.InstanceInfoCache(network_info=[_vif("10.0.0.3")])
+    )
+    gone.destroy()
+
+    def found(text):
+        caches = objects.InstanceInfoCacheList.get_by_network_info_containing(
+            ctxt, text
+        )
+        return {cache.instance_uuid: cache.network_info for cache in caches}
+
+    assert found('"10.0.0.3"') == {first.uuid: [_vif("10.0.0.3")]}
+    assert set(found("10.0.0.3")) == {first.uuid, second.uuid}
+    assert set(found("172.24.4.3")) == {second.uuid}
+    assert found("192.0.2.1") == {}

@@ -64,3 +64,28 @@ def test_lists_and_destroy(ctxt):
     a.destroy()
     with pytest.raises(exception.InstanceGroupNotFound):
         objects.InstanceGroup.get_by_uuid(ctxt, a.uuid)
+
+
+def test_count_members_is_per_group(ctxt):
+    group, other = _group(ctxt, policy="affinity"), _group(ctxt, policy="affinity")
+    objects.InstanceGroup.add_members(
+        ctxt, group.uuid, [str(uuid.uuid4()), str(uuid.uuid4())]
+    )
+    objects.InstanceGroup.add_members(ctxt, other.uuid, [str(uuid.uuid4())])
+
+    assert objects.InstanceGroup.count_members(ctxt, group.uuid) == 2
+    assert objects.InstanceGroup.count_members(ctxt, other.uuid) == 1
+    assert objects.InstanceGroup.count_members(ctxt, str(uuid.uuid4())) == 0
+
+
+def test_group_counts_of_a_project_and_of_a_user(ctxt):
+    _group(ctxt, name="a", policy="affinity")
+    objects.InstanceGroup(
+        ctxt, name="b", project_id="p1", user_id="u2", policy="affinity"
+    ).create()
+    _group(ctxt, name="c", project_id="p2", policy="affinity")
+
+    counts = objects.InstanceGroupList.get_counts
+    assert counts(ctxt, "p1") == {"server_groups": 2}
+    assert counts(ctxt, "p1", "u2") == {"server_groups": 1}
+    assert counts(ctxt, "p3") == {"server_groups": 0}

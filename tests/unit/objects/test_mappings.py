@@ -1,8 +1,11 @@
 """CellMapping, HostMapping and InstanceMapping against a database."""
 
 import pytest
+from oslo_utils import uuidutils
 
 from nova import exception, objects
+from nova.db import engines
+from nova.db.api import models
 from nova.objects import instance_mapping
 
 CELL1_UUID = "a5e2a4e6-1111-4b45-9d4b-6b2c3e1f0a01"
@@ -119,3 +122,40 @@ def test_migration_marker_round_trip(ctxt):
         objects.InstanceMapping.get_by_instance_uuid(ctxt, INSTANCE_UUID)
     assert instance_mapping.pop_migration_marker(ctxt) == INSTANCE_UUID
     assert instance_mapping.pop_migration_marker(ctxt) is None
+
+
+def test_instance_mapping_counts_skip_those_queued_for_delete(ctxt):
+    cell = _cell(ctxt)
+    for user_id, cell_mapping, queued in (
+        ("u1", None, False),
+        ("u1", cell, False),
+        ("u2", cell, False),
+        ("u1", cell, True),
+    ):
+        mapping = objects.InstanceMapping(
+            ctxt,
+            instance_uuid=uuidutils.generate_uuid(),
+            project_id="p1",
+            user_id=user_id,
+            cell_mapping=cell_mapping,
+            queued_for_delete=queued,
+        )
+        mapping.create()
+    objects.InstanceMapping(
+        ctxt, instance_uuid=uuidutils.generate_uuid(), project_id="p2"
+    ).create()
+    # Rows older than the queued_for_delete column hold NULL there.
+    with engines.transaction(ctxt.api_db_connection) as session:
+        session.add(
+            models.InstanceMapping(
+                instance_uuid=uuidutils.generate_uuid(),
+                project_id="p1",
+                user_id="u2",
+                queued_for_delete=None,
+            )
+        )
+
+    counts = objects.InstanceMappingList.get_counts
+    assert counts(ctxt, "p1") == {"instances": 4}
+    assert counts(ctxt, "p1", "u1") == {"instances": 2}
+    assert counts(ctxt, "p3") == {"instances": 0}

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import nova.conf
-from nova import objects, policy
+from nova import objects, policy, scatter_gather
 from nova.api.openstack.compute import common
 from nova.api.openstack.request import Request, json_response
-from nova.compute import instance_list
 from nova.compute.api import zones as compute_zones
 from nova.policies import availability_zone as az_policies
 
@@ -37,7 +36,7 @@ _API_BINARIES = ("nova-osapi_compute", "nova-metadata")
 
 def _all_services(context) -> list:
     services = []
-    for _, result in instance_list.scatter_gather_all_cells(
+    for _, result in scatter_gather.scatter_gather_all_cells(
         context, lambda cctxt: objects.ServiceList.get_all(cctxt, set_zones=True)
     ):
         # A cell that cannot answer has no services to show.

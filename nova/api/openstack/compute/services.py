@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from oslo_utils import strutils, uuidutils
 
-from nova import exception, objects, policy
+from nova import exception, objects, policy, scatter_gather
 from nova.api.openstack import microversion, validation
 from nova.api.openstack.compute.schemas import services as schemas
 from nova.api.openstack.request import Request, json_response
-from nova.compute import host_api, instance_list
+from nova.compute import host_api
 from nova.compute.api import zones
 from nova.policies import services as services_policies
 
@@ -48,7 +48,7 @@ def index(req: Request):
     context = req.nova_context
     policy.authorize(context, services_policies.BASE_POLICY_NAME % "list", target={})
     found = []
-    for _, result in instance_list.scatter_gather_all_cells(
+    for _, result in scatter_gather.scatter_gather_all_cells(
         context, lambda cctxt: objects.ServiceList.get_all(cctxt, set_zones=True)
     ):
         # A cell that cannot answer has no services to show.

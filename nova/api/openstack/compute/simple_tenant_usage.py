@@ -11,12 +11,11 @@ import datetime
 
 from oslo_utils import strutils
 
-from nova import exception, objects, policy
+from nova import exception, objects, policy, scatter_gather
 from nova.api.openstack import links, validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import simple_tenant_usage as schemas
 from nova.api.openstack.request import Request, json_response
-from nova.compute import instance_list
 from nova.policies import simple_tenant_usage as usage_policies
 from nova.states import vm_states
 
@@ -92,7 +91,7 @@ def _instances(req: Request, start, end, project_id: str | None) -> list:
     """The servers of every cell that existed in the period; a page of them
     from 2.40, in creation order."""
     found = []
-    for _, result in instance_list.scatter_gather_all_cells(
+    for _, result in scatter_gather.scatter_gather_all_cells(
         req.nova_context.elevated(read_deleted="yes"),
         lambda cctxt: objects.InstanceList.get_active_by_window_joined(
             cctxt, start, end, project_id, expected_attrs=["flavor"]
