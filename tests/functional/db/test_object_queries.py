@@ -13,6 +13,7 @@ import sqlalchemy as sa
 
 from nova import context, exception, objects
 from nova.conf import CONF
+from nova.network import model as network_model
 from tests.fixtures.compute_nodes import create_compute_node
 
 objects.register_all()
@@ -173,7 +174,10 @@ def test_info_caches_by_network_info_text(ctxt):
         ctxt, f'"{address}"'
     )
 
-    assert [(c.instance_uuid, c.network_info) for c in caches] == [(live.uuid, [vif])]
+    # The cache comes back as the network model, holding the same VIF.
+    assert [(c.instance_uuid, c.network_info) for c in caches] == [
+        (live.uuid, network_model.NetworkInfo.hydrate([vif]))
+    ]
 
 
 def test_scheduler_light_reads_match_loaded_objects(ctxt):

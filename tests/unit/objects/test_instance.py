@@ -6,6 +6,7 @@ import datetime
 import pytest
 
 from nova import context, exception, objects
+from nova.network import model as network_model
 from nova.states import task_states, vm_states
 
 
@@ -316,7 +317,9 @@ def test_info_caches_by_network_info_text_of_live_instances(ctxt):
         )
         return {cache.instance_uuid: cache.network_info for cache in caches}
 
-    assert found('"10.0.0.3"') == {first.uuid: [_vif("10.0.0.3")]}
+    assert found('"10.0.0.3"') == {
+        first.uuid: network_model.NetworkInfo.hydrate([_vif("10.0.0.3")])
+    }
     assert set(found("10.0.0.3")) == {first.uuid, second.uuid}
     assert set(found("172.24.4.3")) == {second.uuid}
     assert found("192.0.2.1") == {}
