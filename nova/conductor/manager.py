@@ -24,7 +24,6 @@ from nova import exception, manager, objects, placement
 from nova.compute import build_retry, instance_actions, snapshot
 from nova.compute import rpcapi as compute_rpcapi
 from nova.compute import utils as compute_utils
-from nova.conductor import rpcapi as conductor_rpcapi
 from nova.objects import base as objects_base
 from nova.scheduler import rpcapi as scheduler_rpcapi
 from nova.states import task_states, vm_states
@@ -106,7 +105,6 @@ class ComputeTaskManager:
         self.host = host
         self.scheduler_client = scheduler_rpcapi.SchedulerAPI()
         self.compute_rpcapi = compute_rpcapi.ComputeAPI()
-        self.compute_task_rpcapi = conductor_rpcapi.ComputeTaskAPI()
 
     # -- cell conductor ---------------------------------------------------
 
@@ -128,7 +126,12 @@ class ComputeTaskManager:
         host_list=None,
     ) -> None:
         """Pass a scheduled build on to the compute service of ``host``
-        (this cell's queue)."""
+        (this cell's queue).
+
+        Only a superconductor older than this one sends this: the
+        superconductor now casts the build straight to the host. Kept so a
+        rolling upgrade loses no build.
+        """
         self.compute_rpcapi.build_and_run_instance(
             context,
             instance=instance,
@@ -368,18 +371,21 @@ class ComputeTaskManager:
                 selection.nodename,
                 cell.identity,
             )
-            self.compute_task_rpcapi.build_and_run_instance(
+            # Straight to the host: cctxt puts the cast on its cell's queue.
+            self.compute_rpcapi.build_and_run_instance(
                 cctxt,
                 instance=instance,
                 host=selection.service_host,
                 request_spec=request_spec,
-                filter_properties={},
-                security_groups=None,
-                block_device_mapping=bdms,
+                build_parameters=objects.BuildParameters.from_legacy_kwargs(
+                    filter_properties={},
+                    security_groups=None,
+                    block_device_mapping=bdms,
+                    **build_args,
+                ),
                 node=selection.nodename,
                 limits=selection.limits,
                 host_list=host_list,
-                **build_args,
             )
 
     def _bury_in_cell0(self, context, build_requests, exc: BaseException) -> None:

@@ -3,8 +3,8 @@
 Two APIs share the topic. ``ConductorAPI`` is the database proxy of
 services that have no database (nova-compute): it runs remotable object
 methods in the cell conductor. ``ComputeTaskAPI`` (namespace
-``compute_task``) starts task flows: builds on the superconductor, and the
-hand-off of a scheduled build to the cell conductor of the chosen host.
+``compute_task``) starts task flows: builds and unshelves on the
+superconductor, reschedules on the cell conductor of the failed host.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from nova import rpc
 #         object_backport_versions
 #
 # ComputeTaskAPI version history:
-#   1.0 - schedule_and_build_instances, build_and_run_instance
+#   1.0 - schedule_and_build_instances, build_and_run_instance (the relay of
+#         a scheduled build to its host; still served, no longer sent: the
+#         superconductor casts to the compute itself)
 #   1.1 - build_instances (a reschedule to the alternates in host_lists)
 #   1.2 - unshelve_instance
 
@@ -101,43 +103,6 @@ class ComputeTaskAPI(rpc.RPCAPI):
             requested_networks=requested_networks,
             block_device_mapping=block_device_mapping,
             tags=tags,
-        )
-
-    def build_and_run_instance(
-        self,
-        context,
-        instance,
-        host: str,
-        image,
-        request_spec,
-        filter_properties,
-        admin_password=None,
-        injected_files=None,
-        requested_networks=None,
-        security_groups=None,
-        block_device_mapping=None,
-        node: str | None = None,
-        limits=None,
-        host_list=None,
-    ) -> None:
-        """To the conductor of the cell ``context`` targets, which passes
-        the build on to the compute service of ``host``."""
-        self.prepare(context).cast(
-            context,
-            "build_and_run_instance",
-            instance=instance,
-            host=host,
-            image=image,
-            request_spec=request_spec,
-            filter_properties=filter_properties,
-            admin_password=admin_password,
-            injected_files=injected_files,
-            requested_networks=requested_networks,
-            security_groups=security_groups,
-            block_device_mapping=block_device_mapping,
-            node=node,
-            limits=limits,
-            host_list=host_list,
         )
 
     def build_instances(
