@@ -90,9 +90,13 @@ class ConductorManager(manager.Manager):
 class ComputeTaskManager:
     """The ``compute_task`` endpoint: each method runs the task of its flow
     (:mod:`nova.conductor.tasks`). They are casts: a failed task has
-    recorded its failure on its instances, and it ends here in the log."""
+    recorded its failure on its instances, and it ends here in the log.
 
-    target = oslo_messaging.Target(namespace="compute_task", version="1.2")
+    Senders older than 1.3 spell a build's BuildParameters out as keyword
+    arguments (``legacy_kwargs``); BuildParameters.received converts them.
+    """
+
+    target = oslo_messaging.Target(namespace="compute_task", version="1.3")
 
     def __init__(self, host: str) -> None:
         self.host = host
@@ -106,24 +110,18 @@ class ComputeTaskManager:
         context,
         instance,
         host,
-        image,
-        request_spec,
-        filter_properties,
-        admin_password=None,
-        injected_files=None,
-        requested_networks=None,
-        security_groups=None,
-        block_device_mapping=None,
+        request_spec=None,
         node=None,
         limits=None,
         host_list=None,
+        **legacy_kwargs,
     ) -> None:
         """Pass a scheduled build on to the compute service of ``host``
         (this cell's queue).
 
-        Only a superconductor older than this one sends this: the
-        superconductor now casts the build straight to the host. Kept so a
-        rolling upgrade loses no build.
+        Only a superconductor older than 1.3 sends this (in the 1.0 form):
+        the superconductor now casts the build straight to the host. Kept so
+        a rolling upgrade loses no build.
         """
         self.compute_rpcapi.build_and_run_instance(
             context,
@@ -131,13 +129,7 @@ class ComputeTaskManager:
             host=host,
             request_spec=request_spec,
             build_parameters=objects.BuildParameters.from_legacy_kwargs(
-                image=image,
-                filter_properties=filter_properties,
-                admin_password=admin_password,
-                injected_files=injected_files,
-                requested_networks=requested_networks,
-                security_groups=security_groups,
-                block_device_mapping=block_device_mapping,
+                **legacy_kwargs
             ),
             node=node,
             limits=limits,
@@ -148,28 +140,14 @@ class ComputeTaskManager:
         self,
         context,
         instances,
-        image,
-        filter_properties,
-        admin_password,
-        injected_files,
-        requested_networks,
-        security_groups,
-        block_device_mapping=None,
-        legacy_bdm=False,
         request_spec=None,
         host_lists=None,
+        build_parameters=None,
+        **legacy_kwargs,
     ) -> None:
         """Reschedule builds that failed on their host to the alternates the
         scheduler chose with it (each instance's host list)."""
-        parameters = objects.BuildParameters.from_legacy_kwargs(
-            image=image,
-            filter_properties=filter_properties,
-            admin_password=admin_password,
-            injected_files=injected_files,
-            requested_networks=requested_networks,
-            security_groups=security_groups,
-            block_device_mapping=block_device_mapping,
-        )
+        parameters = objects.BuildParameters.received(build_parameters, legacy_kwargs)
         for instance, host_list in zip(instances, host_lists or [], strict=True):
             task = reschedule.RescheduleTask(
                 context,
@@ -191,12 +169,8 @@ class ComputeTaskManager:
         context,
         build_requests,
         request_specs,
-        image,
-        admin_password,
-        injected_files,
-        requested_networks,
-        block_device_mapping,
-        tags=None,
+        build_parameters=None,
+        **legacy_kwargs,
     ) -> None:
         """Schedule the instances, then create each in its host's cell and
         have it built there; instances that cannot be scheduled are buried
@@ -205,14 +179,7 @@ class ComputeTaskManager:
             context,
             build_requests,
             request_specs,
-            objects.BuildParameters.from_legacy_kwargs(
-                image=image,
-                admin_password=admin_password,
-                injected_files=injected_files,
-                requested_networks=requested_networks,
-                block_device_mapping=block_device_mapping,
-                tags=tags,
-            ),
+            objects.BuildParameters.received(build_parameters, legacy_kwargs),
             self.scheduler_client,
             self.compute_rpcapi,
             self.host,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from nova import rpc
+from nova.objects import build_parameters as build_parameters_obj
 
 # Both APIs are capped by [upgrade_levels] conductor.
 #
@@ -25,6 +26,10 @@ from nova import rpc
 #         superconductor casts to the compute itself)
 #   1.1 - build_instances (a reschedule to the alternates in host_lists)
 #   1.2 - unshelve_instance
+#   1.3 - schedule_and_build_instances and build_instances take the build's
+#         BuildParameters (build_parameters) instead of image,
+#         admin_password, injected_files, requested_networks, security_groups,
+#         block_device_mapping, filter_properties and tags
 
 
 class ConductorAPI(rpc.RPCAPI):
@@ -81,59 +86,50 @@ class ComputeTaskAPI(rpc.RPCAPI):
     UPGRADE_LEVEL = "conductor"
 
     def schedule_and_build_instances(
-        self,
-        context,
-        build_requests,
-        request_specs,
-        image,
-        admin_password,
-        injected_files,
-        requested_networks,
-        block_device_mapping,
-        tags=None,
+        self, context, build_requests, request_specs, build_parameters
     ) -> None:
-        self.prepare(context).cast(
+        """To the superconductor: schedule the build requests and build
+        each instance where it lands, from ``build_parameters`` (the
+        request's BuildParameters). A superconductor older than 1.3 gets
+        the parameters one by one."""
+        if self.can_send_version("1.3", context):
+            version = "1.3"
+            parameters = {"build_parameters": build_parameters}
+        else:
+            version = "1.0"
+            parameters = build_parameters.legacy_kwargs(
+                build_parameters_obj.LEGACY_SCHEDULE_KWARGS
+            )
+        self.prepare(context, version=version).cast(
             context,
             "schedule_and_build_instances",
             build_requests=build_requests,
             request_specs=request_specs,
-            image=image,
-            admin_password=admin_password,
-            injected_files=injected_files,
-            requested_networks=requested_networks,
-            block_device_mapping=block_device_mapping,
-            tags=tags,
+            **parameters,
         )
 
     def build_instances(
-        self,
-        context,
-        instances,
-        image,
-        filter_properties,
-        admin_password,
-        injected_files,
-        requested_networks,
-        security_groups,
-        block_device_mapping,
-        request_spec=None,
-        host_lists=None,
+        self, context, instances, request_spec, build_parameters, host_lists
     ) -> None:
         """To the conductor of the compute's cell: build each instance on
-        the first alternate of its host list that can still be claimed."""
-        self.prepare(context, version="1.1").cast(
+        the first alternate of its host list that can still be claimed,
+        from ``build_parameters`` (with the attempts made so far). A
+        conductor older than 1.3 gets the parameters one by one."""
+        if self.can_send_version("1.3", context):
+            version = "1.3"
+            parameters = {"build_parameters": build_parameters}
+        else:
+            version = "1.1"
+            parameters = build_parameters.legacy_kwargs(
+                build_parameters_obj.LEGACY_BUILD_KWARGS
+            )
+        self.prepare(context, version=version).cast(
             context,
             "build_instances",
             instances=instances,
-            image=image,
-            filter_properties=filter_properties,
-            admin_password=admin_password,
-            injected_files=injected_files,
-            requested_networks=requested_networks,
-            security_groups=security_groups,
-            block_device_mapping=block_device_mapping,
             request_spec=request_spec,
             host_lists=host_lists,
+            **parameters,
         )
 
     def unshelve_instance(self, context, instance, request_spec=None) -> None:

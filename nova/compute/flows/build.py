@@ -19,7 +19,6 @@ from nova.compute import utils as compute_utils
 from nova.compute.flows import base
 from nova.conductor import rpcapi as conductor_rpcapi
 from nova.objects import base as objects_base
-from nova.objects import build_parameters
 from nova.scheduler.filters import affinity_filter
 from nova.states import machine, task_states, vm_states
 
@@ -226,8 +225,8 @@ class BuildFlow(base.Flow):
             context,
             instances=[instance],
             request_spec=request_spec,
+            build_parameters=parameters,
             host_lists=[alternates],
-            **parameters.legacy_kwargs(build_parameters.LEGACY_BUILD_KWARGS),
         )
 
     def fail_build(self, context, instance, exc: BaseException) -> None:

@@ -370,11 +370,9 @@ class Deployment:
             context,
             build_requests=build_requests,
             request_specs=request_specs,
-            image=image,
-            admin_password="secret",
-            injected_files=[],
-            requested_networks=None,
-            block_device_mapping=None,
+            build_parameters=objects.BuildParameters(
+                image=image, admin_password="secret", injected_files=[]
+            ),
         )
         return [br.instance_uuid for br in build_requests]
 
