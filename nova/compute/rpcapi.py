@@ -70,16 +70,11 @@ class ComputeAPI(rpc.RPCAPI):
 
         A compute older than 1.9 gets the parameters one by one.
         """
-        if self.can_send_version("1.9", context):
-            version = "1.9"
-            parameters = {"build_parameters": build_parameters}
-        else:
-            version = "1.0"
-            parameters = build_parameters.legacy_kwargs(
-                build_parameters_obj.LEGACY_BUILD_KWARGS
-            )
+        current = self.can_send_version("1.9", context)
         self.prepare(
-            context, server=_compute_host(host, instance), version=version
+            context,
+            server=_compute_host(host, instance),
+            version="1.9" if current else "1.0",
         ).cast(
             context,
             "build_and_run_instance",
@@ -88,7 +83,9 @@ class ComputeAPI(rpc.RPCAPI):
             node=node,
             limits=limits,
             host_list=host_list,
-            **parameters,
+            **build_parameters.message_kwargs(
+                current, build_parameters_obj.LEGACY_BUILD_KWARGS
+            ),
         )
 
     def terminate_instance(self, context, instance, bdms=None) -> None:

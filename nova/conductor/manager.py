@@ -89,8 +89,7 @@ class ConductorManager(manager.Manager):
 
 class ComputeTaskManager:
     """The ``compute_task`` endpoint: each method runs the task of its flow
-    (:mod:`nova.conductor.tasks`). They are casts: a failed task has
-    recorded its failure on its instances, and it ends here in the log.
+    (:mod:`nova.conductor.tasks`).
 
     Senders older than 1.3 spell a build's BuildParameters out as keyword
     arguments (``legacy_kwargs``); BuildParameters.received converts them.
@@ -157,10 +156,7 @@ class ComputeTaskManager:
                 list(host_list),
                 self.compute_rpcapi,
             )
-            try:
-                task.execute()
-            except Exception as exc:
-                LOG.warning("Instance %s is in ERROR: %s", instance.uuid, exc)
+            _run(task, f"Instance {instance.uuid} is in ERROR")
 
     # -- superconductor ---------------------------------------------------
 
@@ -184,14 +180,8 @@ class ComputeTaskManager:
             self.compute_rpcapi,
             self.host,
         )
-        try:
-            task.execute()
-        except Exception as exc:
-            LOG.warning(
-                "Failed to schedule instances %s: %s",
-                [br.instance_uuid for br in build_requests],
-                exc,
-            )
+        uuids = [br.instance_uuid for br in build_requests]
+        _run(task, f"Failed to schedule instances {uuids}")
 
     def unshelve_instance(self, context, instance, request_spec=None) -> None:
         """Power a SHELVED instance on again on its host; schedule a
@@ -206,7 +196,14 @@ class ComputeTaskManager:
             self.compute_rpcapi,
             self.host,
         )
-        try:
-            task.execute()
-        except Exception as exc:
-            LOG.warning("Could not unshelve %s: %s", instance.uuid, exc)
+        _run(task, f"Could not unshelve {instance.uuid}")
+
+
+def _run(task, failure: str) -> None:
+    """Run the task of a cast. Nobody waits for its outcome: a failure, once
+    the task's rollback has recorded it on the instances, ends here in the
+    log (``failure`` says what failed)."""
+    try:
+        task.execute()
+    except Exception as exc:
+        LOG.warning("%s: %s", failure, exc)

@@ -92,20 +92,15 @@ class ComputeTaskAPI(rpc.RPCAPI):
         each instance where it lands, from ``build_parameters`` (the
         request's BuildParameters). A superconductor older than 1.3 gets
         the parameters one by one."""
-        if self.can_send_version("1.3", context):
-            version = "1.3"
-            parameters = {"build_parameters": build_parameters}
-        else:
-            version = "1.0"
-            parameters = build_parameters.legacy_kwargs(
-                build_parameters_obj.LEGACY_SCHEDULE_KWARGS
-            )
-        self.prepare(context, version=version).cast(
+        current = self.can_send_version("1.3", context)
+        self.prepare(context, version="1.3" if current else "1.0").cast(
             context,
             "schedule_and_build_instances",
             build_requests=build_requests,
             request_specs=request_specs,
-            **parameters,
+            **build_parameters.message_kwargs(
+                current, build_parameters_obj.LEGACY_SCHEDULE_KWARGS
+            ),
         )
 
     def build_instances(
@@ -115,21 +110,16 @@ class ComputeTaskAPI(rpc.RPCAPI):
         the first alternate of its host list that can still be claimed,
         from ``build_parameters`` (with the attempts made so far). A
         conductor older than 1.3 gets the parameters one by one."""
-        if self.can_send_version("1.3", context):
-            version = "1.3"
-            parameters = {"build_parameters": build_parameters}
-        else:
-            version = "1.1"
-            parameters = build_parameters.legacy_kwargs(
-                build_parameters_obj.LEGACY_BUILD_KWARGS
-            )
-        self.prepare(context, version=version).cast(
+        current = self.can_send_version("1.3", context)
+        self.prepare(context, version="1.3" if current else "1.1").cast(
             context,
             "build_instances",
             instances=instances,
             request_spec=request_spec,
             host_lists=host_lists,
-            **parameters,
+            **build_parameters.message_kwargs(
+                current, build_parameters_obj.LEGACY_BUILD_KWARGS
+            ),
         )
 
     def unshelve_instance(self, context, instance, request_spec=None) -> None:

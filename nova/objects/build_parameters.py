@@ -4,8 +4,8 @@ nova-api makes one for all the instances of a create request; the
 superconductor gives each instance its own copy with that instance's disks,
 the compute builds from it, and a reschedule hands it on with the attempts
 made so far. Before this object (conductor RPC 1.0-1.2, compute RPC 1.0)
-these were a dozen keyword arguments of every build message; the
-``legacy_kwargs``/``from_legacy_kwargs`` pair is the one place that knows
+these were a dozen keyword arguments of every build message;
+``message_kwargs`` and ``from_legacy_kwargs`` are the one place that knows
 that older form, for the rolling upgrade.
 """
 
@@ -93,7 +93,13 @@ class BuildParameters(base.NovaObject):
             return build_parameters
         return cls.from_legacy_kwargs(**legacy_kwargs)
 
-    def legacy_kwargs(self, names: tuple[str, ...]) -> dict[str, Any]:
-        """The keyword arguments ``names`` (LEGACY_BUILD_KWARGS or
-        LEGACY_SCHEDULE_KWARGS) of the older form of a build message."""
-        return {name: getattr(self, name) for name in names}
+    def message_kwargs(
+        self, current: bool, legacy_names: tuple[str, ...]
+    ) -> dict[str, Any]:
+        """The keyword arguments carrying these parameters in a build
+        message: the object itself, or, for a receiver that predates it
+        (not ``current``), its older form ``legacy_names``
+        (LEGACY_BUILD_KWARGS or LEGACY_SCHEDULE_KWARGS)."""
+        if current:
+            return {"build_parameters": self}
+        return {name: getattr(self, name) for name in legacy_names}

@@ -101,7 +101,7 @@ def test_every_field_has_a_value_when_built():
 )
 def test_the_older_keyword_form_converts_to_the_same_parameters(names):
     parameters = _parameters()
-    kwargs = parameters.legacy_kwargs(names)
+    kwargs = parameters.message_kwargs(False, names)
     assert set(kwargs) == set(names)
     converted = objects.BuildParameters.from_legacy_kwargs(**kwargs)
     expected = _data(parameters)["nova_object.data"]
@@ -129,8 +129,11 @@ def test_the_older_form_spelled_nothing_as_none():
 def test_a_message_carries_either_form():
     parameters = _parameters()
     assert objects.BuildParameters.received(parameters, {}) is parameters
+    assert parameters.message_kwargs(True, build_parameters.LEGACY_BUILD_KWARGS) == {
+        "build_parameters": parameters
+    }
     old = objects.BuildParameters.received(
-        None, parameters.legacy_kwargs(build_parameters.LEGACY_BUILD_KWARGS)
+        None, parameters.message_kwargs(False, build_parameters.LEGACY_BUILD_KWARGS)
     )
     assert old.admin_password == PASSWORD and old.requested_networks == "auto"
     with pytest.raises(TypeError, match="host"):
