@@ -18,7 +18,7 @@ import oslo_messaging
 
 import nova.conf
 from nova import context as nova_context
-from nova import exception, manager
+from nova import exception, manager, objects
 from nova.compute.flows import (
     base,
     build,
@@ -50,7 +50,7 @@ RESCUED_POLL_INTERVAL = 60
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.8")
+    target = oslo_messaging.Target(version="1.9")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -168,41 +168,32 @@ class ComputeManager(manager.Manager):
             )
         return tasks
 
-    # -- 1.0: build, delete, the host's enabled flag -------------------------
+    # -- 1.0: build (its parameters one object since 1.9), delete, host flag --
 
     def build_and_run_instance(
         self,
         context,
         instance,
-        image,
-        request_spec,
-        filter_properties,
-        admin_password=None,
-        injected_files=None,
-        requested_networks=None,
-        security_groups=None,
-        block_device_mapping=None,
+        request_spec=None,
+        build_parameters=None,
         node=None,
         limits=None,
         host_list=None,
+        **legacy_kwargs,
     ) -> None:
         """Build and start the instance (its allocations are claimed);
-        ``host_list`` is this host first, then the alternates."""
+        ``host_list`` is this host first, then the alternates.
+
+        Senders older than 1.9 spell the BuildParameters out as keyword
+        arguments (``legacy_kwargs``).
+        """
         self.build.build_and_run_instance(
             context,
             instance,
-            build.BuildArguments(
-                image=image,
-                request_spec=request_spec,
-                filter_properties=dict(filter_properties or {}),
-                admin_password=admin_password,
-                injected_files=injected_files,
-                requested_networks=requested_networks,
-                security_groups=security_groups,
-                block_device_mapping=block_device_mapping,
-                node=node,
-                host_list=list(host_list or []),
-            ),
+            request_spec,
+            objects.BuildParameters.received(build_parameters, legacy_kwargs),
+            node,
+            list(host_list or []),
         )
 
     def terminate_instance(self, context, instance, bdms=None) -> None:

@@ -18,6 +18,10 @@ Version history:
         shelve_offload_instance, unshelve_instance
   1.7 - host_power_action, host_maintenance_mode
   1.8 - soft_delete_instance, restore_instance
+  1.9 - build_and_run_instance takes the build's BuildParameters
+        (build_parameters) instead of image, filter_properties,
+        admin_password, injected_files, requested_networks, security_groups
+        and block_device_mapping
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import oslo_messaging
 
 from nova import exception, rpc
+from nova.objects import build_parameters as build_parameters_obj
 
 # A console log is read from a local file: a host that does not answer
 # within this is not going to.
@@ -53,35 +58,34 @@ class ComputeAPI(rpc.RPCAPI):
         context,
         instance,
         host: str,
-        image,
         request_spec,
-        filter_properties,
-        admin_password=None,
-        injected_files=None,
-        requested_networks=None,
-        security_groups=None,
-        block_device_mapping=None,
+        build_parameters,
         node: str | None = None,
         limits=None,
         host_list=None,
     ) -> None:
         """Build and start the instance on ``host`` (its allocations are
-        already claimed in Placement); ``host_list`` holds the alternates."""
-        self.prepare(context, server=_compute_host(host, instance)).cast(
+        already claimed in Placement) from ``build_parameters`` (a
+        BuildParameters); ``host_list`` holds the alternates.
+
+        A compute older than 1.9 gets the parameters one by one.
+        """
+        current = self.can_send_version("1.9", context)
+        self.prepare(
+            context,
+            server=_compute_host(host, instance),
+            version="1.9" if current else "1.0",
+        ).cast(
             context,
             "build_and_run_instance",
             instance=instance,
-            image=image,
             request_spec=request_spec,
-            filter_properties=filter_properties,
-            admin_password=admin_password,
-            injected_files=injected_files,
-            requested_networks=requested_networks,
-            security_groups=security_groups,
-            block_device_mapping=block_device_mapping,
             node=node,
             limits=limits,
             host_list=host_list,
+            **build_parameters.message_kwargs(
+                current, build_parameters_obj.LEGACY_BUILD_KWARGS
+            ),
         )
 
     def terminate_instance(self, context, instance, bdms=None) -> None:

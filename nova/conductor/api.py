@@ -15,35 +15,22 @@ class ComputeTaskAPI:
         self.conductor_compute_rpcapi = rpcapi.ComputeTaskAPI()
 
     def schedule_and_build_instances(
-        self,
-        context,
-        build_requests,
-        request_specs,
-        image,
-        admin_password,
-        injected_files,
-        requested_networks,
-        block_device_mapping,
-        tags=None,
+        self, context, build_requests, request_specs, build_parameters
     ) -> None:
         """Schedule the build requests and build them where they land.
 
         Returns at once (a cast to the superconductor). ``build_requests``
         and ``request_specs`` are parallel lists, one per instance, already
         stored in the API database with the instances' mappings; the specs
-        share one ``num_instances``. Each instance ends ACTIVE in a cell or
-        ERROR in cell0 with a fault saying why.
+        share one ``num_instances``, the instances one ``build_parameters``
+        (a BuildParameters). Each instance ends ACTIVE in a cell or ERROR in
+        cell0 with a fault saying why.
         """
         self.conductor_compute_rpcapi.schedule_and_build_instances(
             context,
             build_requests=build_requests,
             request_specs=request_specs,
-            image=image,
-            admin_password=admin_password,
-            injected_files=injected_files,
-            requested_networks=requested_networks,
-            block_device_mapping=block_device_mapping,
-            tags=tags,
+            build_parameters=build_parameters,
         )
 
     def unshelve_instance(self, context, instance, request_spec=None) -> None:

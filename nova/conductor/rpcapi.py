@@ -3,8 +3,8 @@
 Two APIs share the topic. ``ConductorAPI`` is the database proxy of
 services that have no database (nova-compute): it runs remotable object
 methods in the cell conductor. ``ComputeTaskAPI`` (namespace
-``compute_task``) starts task flows: builds on the superconductor, and the
-hand-off of a scheduled build to the cell conductor of the chosen host.
+``compute_task``) starts task flows: builds and unshelves on the
+superconductor, reschedules on the cell conductor of the failed host.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from nova import rpc
+from nova.objects import build_parameters as build_parameters_obj
 
 # Both APIs are capped by [upgrade_levels] conductor.
 #
@@ -20,9 +21,15 @@ from nova import rpc
 #         object_backport_versions
 #
 # ComputeTaskAPI version history:
-#   1.0 - schedule_and_build_instances, build_and_run_instance
+#   1.0 - schedule_and_build_instances, build_and_run_instance (the relay of
+#         a scheduled build to its host; still served, no longer sent: the
+#         superconductor casts to the compute itself)
 #   1.1 - build_instances (a reschedule to the alternates in host_lists)
 #   1.2 - unshelve_instance
+#   1.3 - schedule_and_build_instances and build_instances take the build's
+#         BuildParameters (build_parameters) instead of image,
+#         admin_password, injected_files, requested_networks, security_groups,
+#         block_device_mapping, filter_properties and tags
 
 
 class ConductorAPI(rpc.RPCAPI):
@@ -79,96 +86,40 @@ class ComputeTaskAPI(rpc.RPCAPI):
     UPGRADE_LEVEL = "conductor"
 
     def schedule_and_build_instances(
-        self,
-        context,
-        build_requests,
-        request_specs,
-        image,
-        admin_password,
-        injected_files,
-        requested_networks,
-        block_device_mapping,
-        tags=None,
+        self, context, build_requests, request_specs, build_parameters
     ) -> None:
-        self.prepare(context).cast(
+        """To the superconductor: schedule the build requests and build
+        each instance where it lands, from ``build_parameters`` (the
+        request's BuildParameters). A superconductor older than 1.3 gets
+        the parameters one by one."""
+        current = self.can_send_version("1.3", context)
+        self.prepare(context, version="1.3" if current else "1.0").cast(
             context,
             "schedule_and_build_instances",
             build_requests=build_requests,
             request_specs=request_specs,
-            image=image,
-            admin_password=admin_password,
-            injected_files=injected_files,
-            requested_networks=requested_networks,
-            block_device_mapping=block_device_mapping,
-            tags=tags,
-        )
-
-    def build_and_run_instance(
-        self,
-        context,
-        instance,
-        host: str,
-        image,
-        request_spec,
-        filter_properties,
-        admin_password=None,
-        injected_files=None,
-        requested_networks=None,
-        security_groups=None,
-        block_device_mapping=None,
-        node: str | None = None,
-        limits=None,
-        host_list=None,
-    ) -> None:
-        """To the conductor of the cell ``context`` targets, which passes
-        the build on to the compute service of ``host``."""
-        self.prepare(context).cast(
-            context,
-            "build_and_run_instance",
-            instance=instance,
-            host=host,
-            image=image,
-            request_spec=request_spec,
-            filter_properties=filter_properties,
-            admin_password=admin_password,
-            injected_files=injected_files,
-            requested_networks=requested_networks,
-            security_groups=security_groups,
-            block_device_mapping=block_device_mapping,
-            node=node,
-            limits=limits,
-            host_list=host_list,
+            **build_parameters.message_kwargs(
+                current, build_parameters_obj.LEGACY_SCHEDULE_KWARGS
+            ),
         )
 
     def build_instances(
-        self,
-        context,
-        instances,
-        image,
-        filter_properties,
-        admin_password,
-        injected_files,
-        requested_networks,
-        security_groups,
-        block_device_mapping,
-        request_spec=None,
-        host_lists=None,
+        self, context, instances, request_spec, build_parameters, host_lists
     ) -> None:
         """To the conductor of the compute's cell: build each instance on
-        the first alternate of its host list that can still be claimed."""
-        self.prepare(context, version="1.1").cast(
+        the first alternate of its host list that can still be claimed,
+        from ``build_parameters`` (with the attempts made so far). A
+        conductor older than 1.3 gets the parameters one by one."""
+        current = self.can_send_version("1.3", context)
+        self.prepare(context, version="1.3" if current else "1.1").cast(
             context,
             "build_instances",
             instances=instances,
-            image=image,
-            filter_properties=filter_properties,
-            admin_password=admin_password,
-            injected_files=injected_files,
-            requested_networks=requested_networks,
-            security_groups=security_groups,
-            block_device_mapping=block_device_mapping,
             request_spec=request_spec,
             host_lists=host_lists,
+            **build_parameters.message_kwargs(
+                current, build_parameters_obj.LEGACY_BUILD_KWARGS
+            ),
         )
 
     def unshelve_instance(self, context, instance, request_spec=None) -> None:

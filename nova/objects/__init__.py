@@ -11,6 +11,7 @@ import nova.conf  # noqa: F401
 OBJECT_MODULES = (
     "aggregate",
     "block_device",
+    "build_parameters",
     "build_request",
     "cell_mapping",
     "compute_node",

@@ -202,3 +202,20 @@ class JsonField(fields.AutoTypedField):
     """A field holding any JSON-compatible value (network info, limits)."""
 
     AUTO_TYPE = fields.FieldType()
+
+
+class Secret(fields.String):
+    """A string (a password) that RPC carries as it is but that never shows
+    in its object's repr or str, and so in no log line.
+
+    oslo's SensitiveString masks only ``password=...`` patterns inside the
+    value, not a bare password.
+    """
+
+    @staticmethod
+    def stringify(value: str) -> str:
+        return "'***'"
+
+
+class SecretField(fields.AutoTypedField):
+    AUTO_TYPE = Secret()

@@ -456,12 +456,14 @@ class CreateAPI(base.FlowAPI):
                 context,
                 build_requests=build_requests,
                 request_specs=request_specs,
-                image=image,
-                admin_password=admin_password,
-                injected_files=[],
-                requested_networks=requested_networks,
-                block_device_mapping=build_requests[0].block_device_mappings,
-                tags=request.tags,
+                build_parameters=objects.BuildParameters(
+                    image=image,
+                    admin_password=admin_password,
+                    injected_files=[],
+                    requested_networks=requested_networks,
+                    block_device_mapping=build_requests[0].block_device_mappings,
+                    tags=request.tags,
+                ),
             )
         except Exception:
             # Not handed over: nobody would ever build or clean these up.

@@ -9,7 +9,6 @@ RPC threads stay free for deletes; a stopping service waits for them.
 from __future__ import annotations
 
 import concurrent.futures
-import dataclasses
 
 from oslo_log import log as logging
 
@@ -27,22 +26,6 @@ CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 BUILD_EVENT = "compute_build_and_run_instance"
-
-
-@dataclasses.dataclass
-class BuildArguments:
-    """What build_and_run_instance was given, kept for a reschedule."""
-
-    image: dict
-    request_spec: object
-    filter_properties: dict
-    admin_password: str | None
-    injected_files: list | None
-    requested_networks: object
-    security_groups: object
-    block_device_mapping: object
-    node: str | None
-    host_list: list
 
 
 def _hard_policy_group(request_spec):
@@ -71,15 +54,22 @@ class BuildFlow(base.Flow):
         # In-flight builds finish: their instances must not stay BUILDING.
         self.builds.shutdown(wait=True)
 
-    def build_and_run_instance(self, context, instance, build: BuildArguments) -> None:
-        """Start building; the build runs on the build pool.
+    def build_and_run_instance(
+        self, context, instance, request_spec, parameters, node, host_list
+    ) -> None:
+        """Start building from ``parameters`` (BuildParameters) on ``node``;
+        the build runs on the build pool.
 
-        ``build.host_list`` is the scheduler's choice for this host first,
-        then the alternates a failed build is rescheduled to.
+        ``host_list`` is the scheduler's choice for this host first, then
+        the alternates a failed build is rescheduled to.
         """
-        self.builds.submit(self._build, context, instance, build)
+        self.builds.submit(
+            self._build, context, instance, request_spec, parameters, node, host_list
+        )
 
-    def _build(self, context, instance, build: BuildArguments) -> None:
+    def _build(
+        self, context, instance, request_spec, parameters, node, host_list
+    ) -> None:
         # Log lines of this thread carry the request's ids.
         context.update_store()
         rt = self.compute.rt
@@ -88,8 +78,10 @@ class BuildFlow(base.Flow):
                 with compute_utils.EventReporter(
                     context, BUILD_EVENT, self.host, instance.uuid
                 ):
-                    self._build_and_run(context, instance, build)
-                rt.build_finished(context, build.node, failed=False)
+                    self._build_and_run(
+                        context, instance, request_spec, parameters, node, host_list
+                    )
+                rt.build_finished(context, node, failed=False)
             except (
                 exception.UnexpectedDeletingTaskStateError,
                 exception.InstanceNotFound,
@@ -98,15 +90,18 @@ class BuildFlow(base.Flow):
                 LOG.info("Instance %s was deleted during its build", instance.uuid)
                 self.clean_up_guest(context, instance)
             except exception.RescheduledException as exc:
-                rt.build_finished(context, build.node, failed=True)
-                self._reschedule(context, instance, build, exc)
+                rt.build_finished(context, node, failed=True)
+                self._reschedule(
+                    context, instance, request_spec, parameters, node, host_list, exc
+                )
             except Exception as exc:  # every failure ends in ERROR with a fault
                 LOG.exception("Build of instance %s failed", instance.uuid)
-                rt.build_finished(context, build.node, failed=True)
+                rt.build_finished(context, node, failed=True)
                 self.fail_build(context, instance, exc)
 
-    def _build_and_run(self, context, instance, build: BuildArguments) -> None:
-        node = build.node
+    def _build_and_run(
+        self, context, instance, request_spec, parameters, node, host_list
+    ) -> None:
         compute_node = self.compute.rt.compute_nodes.get(node) if node else None
         instance.vm_state = vm_states.BUILDING
         instance.task_state = task_states.SPAWNING
@@ -115,7 +110,7 @@ class BuildFlow(base.Flow):
         instance.launched_on = self.host
         if compute_node is not None:
             instance.compute_id = compute_node.id
-        group = _hard_policy_group(build.request_spec)
+        group = _hard_policy_group(request_spec)
         if group is None:
             instance.save(expected_task_state=list(machine.BUILD.task_states))
         else:
@@ -125,16 +120,16 @@ class BuildFlow(base.Flow):
                 instance.save(expected_task_state=list(machine.BUILD.task_states))
                 self.validate_instance_group_policy(context, instance, group)
 
-        selection = build.host_list[0] if build.host_list else None
+        selection = host_list[0] if host_list else None
         allocations = self.allocations(context, instance, selection)
-        image_meta = objects.ImageMeta.from_dict(build.image)
+        image_meta = objects.ImageMeta.from_dict(parameters.image)
         try:
             self.driver.spawn(
                 context,
                 instance,
                 image_meta,
-                build.injected_files or [],
-                build.admin_password,
+                parameters.injected_files,
+                parameters.admin_password,
                 allocations,
                 network_info=[],
             )
@@ -188,21 +183,24 @@ class BuildFlow(base.Flow):
                 reason="Affinity instance group policy was violated.",
             )
 
-    def _reschedule(self, context, instance, build: BuildArguments, exc) -> None:
+    def _reschedule(
+        self, context, instance, request_spec, parameters, node, host_list, exc
+    ) -> None:
         """Free this host and hand the build to the cell conductor for the
         next alternate; with none left, ERROR with every attempt named."""
+        attempts = parameters.filter_properties
         retry = build_retry.record_attempt(
-            build.filter_properties, self.host, build.node, exc.kwargs.get("reason", "")
+            attempts, self.host, node, exc.kwargs.get("reason", "")
         )
-        alternates = build.host_list[1:]
-        if not alternates or not build_retry.attempts_left(build.filter_properties):
+        alternates = host_list[1:]
+        if not alternates or not build_retry.attempts_left(attempts):
             LOG.warning(
                 "Build of %s failed on %s; no host left", instance.uuid, self.host
             )
             self.fail_build(
                 context,
                 instance,
-                build_retry.exhausted(instance.uuid, build.filter_properties),
+                build_retry.exhausted(instance.uuid, attempts),
             )
             return
         LOG.info(
@@ -226,14 +224,8 @@ class BuildFlow(base.Flow):
         conductor_rpcapi.ComputeTaskAPI().build_instances(
             context,
             instances=[instance],
-            image=build.image,
-            filter_properties=build.filter_properties,
-            admin_password=build.admin_password,
-            injected_files=build.injected_files,
-            requested_networks=build.requested_networks,
-            security_groups=build.security_groups,
-            block_device_mapping=build.block_device_mapping,
-            request_spec=build.request_spec,
+            request_spec=request_spec,
+            build_parameters=parameters,
             host_lists=[alternates],
         )
 

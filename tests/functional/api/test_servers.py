@@ -116,9 +116,11 @@ def test_create_writes_build_records_and_hands_them_over(
     (build_request,) = build["build_requests"]
     assert build_request.instance_uuid == server["id"]
     assert build_request.instance.vm_state == "building"
-    assert build["admin_password"] == server["adminPass"]
-    assert build["requested_networks"] == "none"
-    (bdm,) = build["block_device_mapping"]
+    parameters = build["build_parameters"]
+    assert parameters.admin_password == server["adminPass"]
+    assert parameters.requested_networks == "none"
+    assert parameters.image["id"] == glance.active
+    (bdm,) = parameters.block_device_mapping
     assert (bdm.source_type, bdm.destination_type, bdm.boot_index) == (
         "image",
         "local",

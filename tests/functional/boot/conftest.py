@@ -15,7 +15,21 @@ def compute_options() -> dict:
 
 
 @pytest.fixture
-def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path, compute_options):  # noqa: F811
+def common_options() -> dict:
+    """More sections of every daemon's configuration; a test module
+    overrides this fixture to set some (e.g. [upgrade_levels])."""
+    return {}
+
+
+@pytest.fixture
+def deployment(
+    make_db_url,
+    make_vhost,  # noqa: F811
+    placement_endpoint,
+    tmp_path,
+    compute_options,
+    common_options,
+):
     """A configured deployment with its databases and cells created; this
     process plays nova-api (with the computes' ``compute_options`` too).
     Tests start the daemons they need."""
@@ -25,5 +39,6 @@ def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path, compute_op
         placement_endpoint,
         tmp_path / "deployment",
         compute_options=compute_options,
+        common_options=common_options,
     ) as deployment:
         yield deployment

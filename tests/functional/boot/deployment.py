@@ -98,6 +98,8 @@ class Deployment:
     compute_options: dict[str, Any] = dataclasses.field(default_factory=dict)
     # [glance] credentials for every service (computes upload snapshots).
     glance: dict[str, Any] = dataclasses.field(default_factory=dict)
+    # More sections every service gets (e.g. [upgrade_levels]).
+    common_options: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
 
     # -- configuration ------------------------------------------------------
 
@@ -111,7 +113,7 @@ class Deployment:
         }
         if self.glance:
             common["glance"] = self.glance
-        return common
+        return {**common, **self.common_options}
 
     def _default(self, transport_url: str) -> dict[str, Any]:
         return {
@@ -221,6 +223,33 @@ class Deployment:
             self.start(
                 host, "compute", cell_conf, self.compute_config(host, **fake_driver)
             )
+
+    def start_big_and_small(
+        self, scheduler_options: dict | None = None, big_fails: bool = False
+    ) -> None:
+        """Every daemon, with two computes: "big", which the RAM weigher
+        picks first (and whose spawns fail if ``big_fails``), then "small";
+        ``scheduler_options`` are more sections for the scheduler."""
+        api_conf = self.directory / "nova.conf"
+        cell_conf = self.directory / "nova-cell1.conf"
+        scheduler_conf = self.directory / "nova-scheduler.conf"
+        scheduler_conf.write_text(render(scheduler_options or {}))
+        # The late check reads the group from the API database (the upcall).
+        upcall = self.directory / "nova-cell1-upcall.conf"
+        upcall.write_text(render({"api_database": {"connection": self.api_db}}))
+        self.start("superconductor", "conductor", api_conf)
+        self.start("scheduler", "scheduler", api_conf, scheduler_conf)
+        self.start("cell1-conductor", "conductor", cell_conf, upcall)
+        suffix = uuidutils.generate_uuid()[:8]
+        self.hosts = [f"big-{suffix}", f"small-{suffix}"]
+        big, small = self.hosts
+        big_conf = self.compute_config(
+            big, vcpus=16, memory_mb=16384, local_gb=100, fail_spawn=big_fails
+        )
+        self.start(big, "compute", cell_conf, big_conf)
+        small_conf = self.compute_config(small, vcpus=16, memory_mb=8192, local_gb=100)
+        self.start(small, "compute", cell_conf, small_conf)
+        self.wait_for_computes(nova_context.get_admin_context())
 
     def stop(self, name: str, timeout: float = 30) -> int:
         """SIGTERM the process and return its exit status."""
@@ -341,11 +370,9 @@ class Deployment:
             context,
             build_requests=build_requests,
             request_specs=request_specs,
-            image=image,
-            admin_password="secret",
-            injected_files=[],
-            requested_networks=None,
-            block_device_mapping=None,
+            build_parameters=objects.BuildParameters(
+                image=image, admin_password="secret", injected_files=[]
+            ),
         )
         return [br.instance_uuid for br in build_requests]
 

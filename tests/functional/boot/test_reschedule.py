@@ -12,41 +12,13 @@ from nova import context as nova_context
 from nova import objects
 from nova.states import vm_states
 from tests.fixtures.placement import make_client
-from tests.functional.boot.deployment import flavor, render
+from tests.functional.boot.deployment import flavor
 
 pytestmark = [
     pytest.mark.rabbitmq,
     # Five processes per test: SQLite only, the boot test covers MariaDB.
     pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True),
 ]
-
-
-def _start(deployment, scheduler_extra=None, big_fails=False):
-    api_conf = deployment.directory / "nova.conf"
-    cell_conf = deployment.directory / "nova-cell1.conf"
-    scheduler_conf = deployment.directory / "nova-scheduler.conf"
-    scheduler_conf.write_text(render(scheduler_extra or {}))
-    # The late check reads the group from the API database (the upcall).
-    upcall = deployment.directory / "nova-cell1-upcall.conf"
-    upcall.write_text(render({"api_database": {"connection": deployment.api_db}}))
-    deployment.start("superconductor", "conductor", api_conf)
-    deployment.start("scheduler", "scheduler", api_conf, scheduler_conf)
-    deployment.start("cell1-conductor", "conductor", cell_conf, upcall)
-    suffix = uuidutils.generate_uuid()[:8]
-    # "big" has more free memory, so the RAM weigher picks it first.
-    deployment.hosts = [f"big-{suffix}", f"small-{suffix}"]
-    big, small = deployment.hosts
-    deployment.start(
-        big,
-        "compute",
-        cell_conf,
-        deployment.compute_config(
-            big, vcpus=16, memory_mb=16384, local_gb=100, fail_spawn=big_fails
-        ),
-    )
-    deployment.start(small, "compute", cell_conf, deployment.compute_config(
-        small, vcpus=16, memory_mb=8192, local_gb=100))  # fmt: skip
-    deployment.wait_for_computes(nova_context.get_admin_context())
 
 
 def _node_uuid(deployment, host):
@@ -90,7 +62,7 @@ def _boot_into_group(deployment, monkeypatch, policy: str, count: int) -> list[s
 def test_failed_spawn_is_rescheduled_with_its_allocation(
     deployment, placement_endpoint
 ):
-    _start(deployment, big_fails=True)
+    deployment.start_big_and_small(big_fails=True)
     big, small = deployment.hosts
     admin = nova_context.get_admin_context()
     placement = make_client(placement_endpoint)
@@ -108,8 +80,8 @@ def test_failed_spawn_is_rescheduled_with_its_allocation(
 
 def test_running_out_of_alternates_names_every_attempt(deployment, placement_endpoint):
     # One attempt only: no alternate to fall back on.
-    _start(
-        deployment, big_fails=True, scheduler_extra={"scheduler": {"max_attempts": 1}}
+    deployment.start_big_and_small(
+        big_fails=True, scheduler_options={"scheduler": {"max_attempts": 1}}
     )
     admin = nova_context.get_admin_context()
     placement = make_client(placement_endpoint)
@@ -129,7 +101,7 @@ def test_late_check_reschedules_an_anti_affinity_race(
 ):
     # Without the filter, and stacking, the scheduler puts both on one host:
     # as two schedulers racing would. The computes must catch it.
-    _start(deployment, scheduler_extra={"filter_scheduler": {
+    deployment.start_big_and_small(scheduler_options={"filter_scheduler": {
         "enabled_filters": "ComputeFilter",
         "weight_classes": "nova.scheduler.weights.resources.RAMWeigher",
         "ram_weight_multiplier": -1.0,
@@ -150,7 +122,7 @@ def test_late_check_reschedules_an_anti_affinity_race(
 
 def test_soft_affinity_weigher_keeps_a_group_together(deployment, monkeypatch):
     # The resource weighers spread; a heavy soft-affinity multiplier wins.
-    _start(deployment, scheduler_extra={"filter_scheduler": {
+    deployment.start_big_and_small(scheduler_options={"filter_scheduler": {
         "soft_affinity_weight_multiplier": 10.0,
     }})  # fmt: skip
     admin = nova_context.get_admin_context()

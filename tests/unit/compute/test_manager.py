@@ -91,9 +91,14 @@ def _scheduled_instance(manager, placement_client, ctxt):
     return instance
 
 
-def _build(manager, ctxt, instance):
+def _build(manager, ctxt, instance, **build_kwargs):
+    """Build as compute RPC 1.9 sends it, or with ``build_kwargs`` as a
+    sender older than 1.9 does."""
+    if not build_kwargs:
+        parameters = objects.BuildParameters(image={"id": uuidutils.generate_uuid()})
+        build_kwargs = {"build_parameters": parameters}
     manager.build_and_run_instance(
-        ctxt, instance, {"id": uuidutils.generate_uuid()}, None, {}, node=manager.host
+        ctxt, instance, request_spec=None, node=manager.host, **build_kwargs
     )
     # The build pool has one thread: this runs once the build is over.
     manager.build.builds.submit(lambda: None).result(timeout=30)
@@ -141,6 +146,42 @@ def test_build_makes_the_instance_active(compute, placement_client):
         ctxt, compute.host, compute.host
     )
     assert (node.vcpus_used, node.running_vms) == (2, 1)
+
+
+def test_an_older_senders_build_arguments_still_build(
+    compute, placement_client, monkeypatch
+):
+    spawned = {}
+    original = fake.FakeDriver.spawn
+
+    def spawn(self, context, instance, image_meta, injected_files, admin_password,
+              *args, **kwargs):  # fmt: skip
+        spawned.update(image=image_meta.id, password=admin_password)
+        original(self, context, instance, image_meta, injected_files,
+                 admin_password, *args, **kwargs)  # fmt: skip
+
+    monkeypatch.setattr(fake.FakeDriver, "spawn", spawn)
+    ctxt = context.get_admin_context()
+    instance = _scheduled_instance(compute, placement_client, ctxt)
+    image_id = uuidutils.generate_uuid()
+    # Compute RPC 1.0: the build's parameters one by one.
+    _build(
+        compute,
+        ctxt,
+        instance,
+        image={"id": image_id},
+        filter_properties={},
+        admin_password="pw-of-1.0",
+        injected_files=None,
+        requested_networks="none",
+        security_groups=None,
+        block_device_mapping=None,
+        limits=None,
+        host_list=None,
+    )
+    built = objects.Instance.get_by_uuid(ctxt, instance.uuid)
+    assert (built.vm_state, built.task_state) == (vm_states.ACTIVE, None)
+    assert spawned == {"image": image_id, "password": "pw-of-1.0"}
 
 
 def test_failed_build_ends_in_error_without_allocations(

@@ -1,0 +1,1 @@
+"""The conductor's task flows, one class each (see :mod:`.base`)."""
