@@ -18,6 +18,7 @@ import nova.conf
 from nova import exception, objects, placement
 from nova.compute import utils as compute_utils
 from nova.compute.resource_tracker import ResourceTracker
+from nova.network import api as network_api
 from nova.states import machine, power_state
 from nova.virt import driver as virt_driver
 
@@ -50,6 +51,9 @@ class ComputeHost:
     driver: virt_driver.ComputeDriver
     rt: ResourceTracker
     instance_lock: InstanceLocks = dataclasses.field(default_factory=InstanceLocks)
+    network_api: network_api.NetworkAPI = dataclasses.field(
+        default_factory=network_api.get_network_api
+    )
 
 
 class Flow:
@@ -133,12 +137,19 @@ class Flow:
             return power_state.NOSTATE
 
     def clean_up_guest(self, context, instance) -> None:
-        """Destroy the guest and give its allocations back."""
+        """Destroy the guest and give its ports and allocations back."""
         try:
             self.driver.destroy(context, instance)
         except Exception:  # the instance's outcome is recorded anyway
             LOG.exception("Could not destroy the guest of %s", instance.uuid)
+        self.deallocate_network(context, instance)
         self.remove_allocations(context, instance)
+
+    def deallocate_network(self, context, instance) -> None:
+        try:
+            self.compute.network_api.deallocate_for_instance(context, instance)
+        except Exception:  # the instance's outcome is recorded anyway
+            LOG.exception("Could not give back the ports of %s", instance.uuid)
 
     @staticmethod
     def remove_allocations(context, instance) -> None:

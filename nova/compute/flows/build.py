@@ -124,6 +124,14 @@ class BuildFlow(base.Flow):
         allocations = self.allocations(context, instance, selection)
         image_meta = objects.ImageMeta.from_dict(parameters.image)
         try:
+            network_info = self.compute.network_api.allocate_for_instance(
+                context,
+                instance,
+                parameters.requested_networks,
+                security_groups=parameters.security_groups,
+                bind_host_id=self.host,
+            )
+            instance.info_cache.network_info = network_info
             self.driver.spawn(
                 context,
                 instance,
@@ -131,7 +139,7 @@ class BuildFlow(base.Flow):
                 parameters.injected_files,
                 parameters.admin_password,
                 allocations,
-                network_info=[],
+                network_info=network_info,
             )
         except (
             exception.BuildAbortException,

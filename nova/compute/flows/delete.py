@@ -34,6 +34,7 @@ class DeleteFlow(base.Flow):
 
     def delete_instance(self, context, instance) -> None:
         self.driver.destroy(context, instance)
+        self.deallocate_network(context, instance)
         # Its console URLs die with it.
         objects.ConsoleAuthToken.clean_console_auths_for_instance(
             context, instance.uuid
