@@ -17,7 +17,7 @@ from nova import exception
 MIN_VERSION = "2.1"
 # The newest microversion upstream released; every handler, schema and view
 # that changes with the version is declared against these numbers.
-MAX_VERSION = "2.103"
+MAX_VERSION = "2.104"
 
 SERVICE_TYPE = "compute"
 HEADER = "OpenStack-API-Version"

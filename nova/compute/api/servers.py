@@ -180,6 +180,34 @@ class ServersAPI(base.FlowAPI):
         instance.save()
         return instance
 
+    def pin_availability_zone(self, context, instance, zone: str | None) -> None:
+        """Unpin the server from its availability zone (``zone`` None), so
+        moves may take it to any zone, or pin it again (2.104): only to the
+        zone it is in now.
+
+        :raises Invalid: (400) ``zone`` is not the zone the server is in.
+        """
+        policy.authorize(
+            context, server_policies.SERVERS % "update", base.target(instance)
+        )
+        if zone is not None:
+            current = self._current_zone(context, instance)
+            if zone != current:
+                raise exception.Invalid(
+                    f"Server {instance.uuid} is in availability zone "
+                    f"'{current}'; it can only be pinned to that zone."
+                )
+        spec = objects.RequestSpec.get_by_instance_uuid(context, instance.uuid)
+        spec.availability_zone = zone
+        spec.save()
+
+    def _current_zone(self, context, instance) -> str | None:
+        """The zone the server is in: its host's, else the one it asked for."""
+        host = instance.host if "host" in instance else None
+        if host:
+            return self.host_zones(context).get(host, CONF.default_availability_zone)
+        return instance.availability_zone if "availability_zone" in instance else None
+
     # -- metadata and tags --------------------------------------------------
 
     def update_instance_metadata(

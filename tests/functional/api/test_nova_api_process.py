@@ -59,7 +59,7 @@ def test_serves_the_api_and_stops_on_sigterm(cloud_databases, tmp_path):
     try:
         url = f"http://127.0.0.1:{port}"
         version = _wait_for(f"{url}/v2.1", time.monotonic() + 60).json()["version"]
-        assert version["version"] == "2.103"
+        assert version["version"] == "2.104"
         flavors = requests.get(f"{url}/v2.1/flavors", headers={"X-Auth-Token": "a:b"})
         assert flavors.json() == {"flavors": []}
         process.send_signal(signal.SIGTERM)

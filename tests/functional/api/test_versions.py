@@ -10,7 +10,7 @@ def test_root_lists_both_major_versions_without_a_token(api):
     assert response.status_code == 200
     versions = {v["id"]: v for v in response.json()["versions"]}
     assert versions["v2.1"]["status"] == "CURRENT"
-    assert versions["v2.1"]["version"] == "2.103"
+    assert versions["v2.1"]["version"] == "2.104"
     assert versions["v2.1"]["min_version"] == "2.1"
     assert versions["v2.0"]["status"] == "SUPPORTED"
     assert versions["v2.1"]["links"] == [
@@ -26,7 +26,7 @@ def test_v2_1_document_without_a_token(api, path):
     version = response.json()["version"]
     assert version["id"] == "v2.1"
     assert version["status"] == "CURRENT"
-    assert version["version"] == "2.103"
+    assert version["version"] == "2.104"
     assert version["min_version"] == "2.1"
     assert version["links"][0] == {"rel": "self", "href": f"{api.base_url}/v2.1/"}
     assert version["media-types"][0]["base"] == "application/json"
@@ -58,7 +58,7 @@ def test_every_response_carries_request_ids(api):
         ({}, "2.1"),
         ({"X-OpenStack-Nova-API-Version": "2.60"}, "2.60"),
         ({"OpenStack-API-Version": "compute 2.96"}, "2.96"),
-        ({"X-OpenStack-Nova-API-Version": "latest"}, "2.103"),
+        ({"X-OpenStack-Nova-API-Version": "latest"}, "2.104"),
     ],
 )
 def test_the_version_is_echoed_in_both_headers(api, headers, echoed):
@@ -77,14 +77,14 @@ def test_errors_echo_the_version_too(api):
 
 def test_a_version_beyond_the_range_is_406_in_nova_format(api):
     response = api.get(
-        "/v2.1/flavors", headers={"X-OpenStack-Nova-API-Version": "2.104"}
+        "/v2.1/flavors", headers={"X-OpenStack-Nova-API-Version": "2.105"}
     )
     assert response.status_code == 406
     assert response.json() == {
         "computeFault": {
             "code": 406,
-            "message": "Version 2.104 is not supported by the API. "
-            "Minimum is 2.1 and maximum is 2.103.",
+            "message": "Version 2.105 is not supported by the API. "
+            "Minimum is 2.1 and maximum is 2.104.",
         }
     }
 

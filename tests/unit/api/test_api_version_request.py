@@ -37,7 +37,7 @@ def test_no_header_means_the_minimum():
 def test_latest_means_the_maximum():
     assert avr.from_headers({avr.LEGACY_HEADER: "latest"}) == avr.MAX
     assert avr.from_headers({avr.HEADER: "compute latest"}) == avr.MAX
-    assert str(avr.MAX) == "2.103"
+    assert str(avr.MAX) == "2.104"
 
 
 def test_new_header_wins_over_legacy_one():
@@ -55,14 +55,14 @@ def test_new_header_for_another_service_only_falls_back():
     assert avr.from_headers(headers) == APIVersionRequest("2.12")
 
 
-@pytest.mark.parametrize("version", ["2.0", "2.104", "3.0", "1.1"])
+@pytest.mark.parametrize("version", ["2.0", "2.105", "3.0", "1.1"])
 def test_versions_outside_the_range_are_not_acceptable(version):
     with pytest.raises(exception.InvalidGlobalAPIVersion) as raised:
         avr.from_headers({avr.LEGACY_HEADER: version})
     assert raised.value.code == 406
     assert raised.value.format_message() == (
         f"Version {version} is not supported by the API. "
-        "Minimum is 2.1 and maximum is 2.103."
+        "Minimum is 2.1 and maximum is 2.104."
     )
 
 

@@ -360,7 +360,8 @@ _UPDATABLE = {
 @validation.body(schemas.update, "2.1", "2.18")
 @validation.body(schemas.update_v219, "2.19", "2.89")
 @validation.body(schemas.update_v290, "2.90", "2.93")
-@validation.body(schemas.update_v294, "2.94")
+@validation.body(schemas.update_v294, "2.94", "2.103")
+@validation.body(schemas.update_v2104, "2.104")
 def update(req: Request, server_id: str):
     context = req.nova_context
     server = req.json_body()["server"]
@@ -373,6 +374,10 @@ def update(req: Request, server_id: str):
     }
     if "OS-DCF:diskConfig" in server:
         changes["auto_disk_config"] = server["OS-DCF:diskConfig"] == "AUTO"
+    if "pinned_availability_zone" in server:
+        servers.pin_availability_zone(
+            context, instance, server["pinned_availability_zone"]
+        )
     instance = servers.update(context, instance, **changes)
     return json_response(views.ServerViews(req, servers).update(instance))
 

@@ -246,6 +246,10 @@ update = {
 update_v219 = _derive(update, description=parameter_types.description)
 update_v290 = _derive(update_v219, hostname=parameter_types.hostname)
 update_v294 = _derive(update_v290, hostname=parameter_types.fqdn)
+# 2.104: unpin a server from its availability zone (null) or pin it again.
+update_v2104 = _derive(
+    update_v294, pinned_availability_zone=parameter_types.name_or_none
+)
 
 # -- query strings of GET /servers and /servers/detail ------------------------
 
