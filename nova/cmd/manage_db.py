@@ -27,7 +27,10 @@ def _parse_date(value: str) -> datetime.datetime:
 
     :raises ValueError: not a date.
     """
-    parsed = date_parser.parse(value)
+    try:
+        parsed = date_parser.parse(value)
+    except OverflowError as exc:  # a "date" of more digits than a year has
+        raise ValueError(str(exc)) from exc
     if parsed.tzinfo is not None:
         parsed = parsed.astimezone(datetime.UTC).replace(tzinfo=None)
     return parsed
@@ -177,10 +180,11 @@ class DbCommands:
             return 2
         try:
             before_date = _parse_date(before) if before else None
-        except (ValueError, OverflowError):
+        except ValueError:
             error(f"Invalid value for --before: {before}")
             return 4
-        cells = _cell_databases(all_cells)
+        # Archived instances' records are deleted from the API database.
+        cells = _cell_databases(all_cells, api_database_required=True)
         if cells is None:
             return 3
         archived: Counter = Counter()
@@ -204,15 +208,7 @@ class DbCommands:
         if verbose:
             _print_counts(archived, "Number of Rows Archived", "Nothing was archived.")
         if purge:
-            purged = Counter()
-            for name, connection in cells:
-                purged.update(
-                    _prefixed(
-                        name, archive.purge_shadow_tables(connection, before_date)
-                    )
-                )
-            if verbose:
-                _print_counts(purged, "Number of Rows Purged", "Nothing was purged.")
+            _purge(cells, before_date, verbose)
         return 1 if archived else 0
 
     @args("--all", action="store_true", dest="purge_all", help="Purge all rows")
@@ -246,20 +242,13 @@ class DbCommands:
             return 1
         try:
             before_date = _parse_date(before) if before else None
-        except (ValueError, OverflowError):
+        except ValueError:
             error(f"Invalid value for --before: {before}")
             return 2
         cells = _cell_databases(all_cells)
         if cells is None:
             return 4
-        purged: Counter = Counter()
-        for name, connection in cells:
-            purged.update(
-                _prefixed(name, archive.purge_shadow_tables(connection, before_date))
-            )
-        if verbose:
-            _print_counts(purged, "Number of Rows Purged", "Nothing was purged.")
-        return 0 if purged else 3
+        return 0 if _purge(cells, before_date, verbose) else 3
 
     @args(
         "--max-count",
@@ -313,17 +302,35 @@ class DbCommands:
         return 1 if migrated else 0
 
 
-def _cell_databases(all_cells: bool) -> list[tuple[str | None, str]] | None:
-    """(name, connection) of each cell database to work on; None (reported)
-    when the API database cannot be read."""
-    try:
-        cells = objects.CellMappingList.get_all(nova_context.get_admin_context())
-    except Exception as exc:
-        error(f"Could not read the cell mappings from the API database: {exc}")
-        return None
+def _cell_databases(
+    all_cells: bool, api_database_required: bool = False
+) -> list[tuple[str | None, str]] | None:
+    """(name, connection) of each cell database to work on: every mapped
+    cell's, or ``[database] connection``. None (reported) when the API
+    database is needed and cannot be read."""
+    if all_cells or api_database_required:
+        try:
+            cells = objects.CellMappingList.get_all(nova_context.get_admin_context())
+        except Exception as exc:
+            error(f"Could not read the cell mappings from the API database: {exc}")
+            return None
     if all_cells:
         return [(cell.name or cell.uuid, cell.database_connection) for cell in cells]
     return [(None, _required_connection("database"))]
+
+
+def _purge(
+    cells: list[tuple[str | None, str]],
+    before: datetime.datetime | None,
+    verbose: bool,
+) -> Counter:
+    """Purge the shadow tables of these cells; rows deleted per table."""
+    purged: Counter = Counter()
+    for name, connection in cells:
+        purged.update(_prefixed(name, archive.purge_shadow_tables(connection, before)))
+    if verbose:
+        _print_counts(purged, "Number of Rows Purged", "Nothing was purged.")
+    return purged
 
 
 def _prefixed(prefix: str | None, counts: Counter) -> Counter:

@@ -38,10 +38,6 @@ def _tables() -> list[sa.Table]:
     return shadow.archivable(models.BASE.metadata)
 
 
-def _table(name: str) -> sa.Table:
-    return models.BASE.metadata.tables[name]
-
-
 def _references(child: sa.Table, parent: sa.Table) -> list[tuple[sa.Column, str]]:
     """(child column, parent column name) of each foreign key child → parent."""
     return [

@@ -255,3 +255,5 @@ def test_archive_and_purge_without_the_api_database(nova_manage, tmp_path):
     )
     assert nova_manage("db", "archive_deleted_rows").code == 3
     assert nova_manage("db", "purge", "--all", "--all-cells").code == 4
+    # Purging the local cell needs no API database.
+    assert nova_manage("db", "purge", "--all").code == 3
