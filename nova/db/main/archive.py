@@ -18,10 +18,13 @@ import datetime
 from collections import Counter
 
 import sqlalchemy as sa
+from oslo_log import log as logging
 from sqlalchemy import orm
 
 from nova.db import engines, shadow
 from nova.db.main import models
+
+LOG = logging.getLogger(__name__)
 
 TASK_LOG = "task_log"
 
@@ -79,6 +82,15 @@ def _move(session: orm.Session, table: sa.Table, ids: list, result: ArchiveResul
             session.scalars(sa.select(table.c.uuid).where(table.c.id.in_(ids)))
         )
     target = shadow.shadow_of(table)
+    # SQLite gives the id of a table's last row to the next row once the
+    # last is gone (archived): an older archived row may hold the same id.
+    reused = session.execute(sa.delete(target).where(target.c.id.in_(ids))).rowcount
+    if reused:
+        LOG.warning(
+            "%d archived rows of %s had ids now reused; replaced by the newer rows",
+            reused,
+            table.name,
+        )
     names = [column.name for column in table.columns]
     values = sa.select(*_as_shadow_columns(session, table, target)).where(
         table.c.id.in_(ids)

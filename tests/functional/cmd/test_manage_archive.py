@@ -227,6 +227,23 @@ def test_archive_task_log_only_when_asked(nova_manage):
     assert rows_in(cell, "shadow_task_log") == 1
 
 
+def test_archive_again_after_an_id_was_reused(nova_manage):
+    nova_manage.setup_cells()
+    cell = nova_manage.cell1
+    first = add_instance(cell, deleted=True)
+    assert nova_manage("db", "archive_deleted_rows").code == 1
+    # SQLite hands the archived row's id to the next instance; the other
+    # backends do not, and the archive must work either way.
+    second = add_instance(cell, deleted=True)
+
+    assert nova_manage("db", "archive_deleted_rows").code == 1
+
+    archived = uuids_in(cell, "shadow_instances", "uuid")
+    assert second in archived
+    if nova_manage.backend != "sqlite":
+        assert archived == {first, second}
+
+
 @sqlite_only
 @pytest.mark.parametrize(
     ("args", "code"),
