@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import datetime
 import time
+import warnings
 from collections import Counter
 
 from dateutil import parser as date_parser
+from dateutil import tz as date_tz
 
 import nova.conf
 from nova import context as nova_context
@@ -27,9 +29,14 @@ def _parse_date(value: str) -> datetime.datetime:
 
     :raises ValueError: not a date.
     """
+    # `date` names the local zone by its abbreviation; other abbreviations
+    # are ambiguous (dateutil would ignore them): refused, not guessed.
+    local_zones = {name: date_tz.tzlocal() for name in time.tzname}
     try:
-        parsed = date_parser.parse(value)
-    except OverflowError as exc:  # a "date" of more digits than a year has
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", date_parser.UnknownTimezoneWarning)
+            parsed = date_parser.parse(value, tzinfos=local_zones)
+    except (OverflowError, date_parser.UnknownTimezoneWarning) as exc:
         raise ValueError(str(exc)) from exc
     if parsed.tzinfo is not None:
         parsed = parsed.astimezone(datetime.UTC).replace(tzinfo=None)

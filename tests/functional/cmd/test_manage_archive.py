@@ -145,8 +145,10 @@ def test_archive_honours_before_max_rows_and_until_complete(nova_manage):
     assert uuids_in(cell, "instances", "uuid") == deleted
 
     one = nova_manage(
-        "db", "archive_deleted_rows", "--max_rows", "1", "--before", "Feb 2 2024"
-    )
+        "db", "archive_deleted_rows", "--max_rows", "1",
+        # As `date` prints it.
+        "--before", "Fri Feb  2 01:00:00 +0100 2024",
+    )  # fmt: skip
     assert one.code == 1
     assert len(uuids_in(cell, "shadow_instances", "uuid")) == 1
 
@@ -252,6 +254,7 @@ def test_archive_again_after_an_id_was_reused(nova_manage):
         (["--sleep", "-1"], 2),
         (["--before", "the day after tomorrow"], 4),
         (["--before", "99999999999999999999"], 4),
+        (["--before", "Fri Feb  2 01:00:00 XYZT 2024"], 4),
     ],
 )
 def test_archive_refuses_invalid_input(nova_manage, args, code):

@@ -222,6 +222,14 @@ def test_heal_allocations_creates_the_missing_ones(cloud, client):
     assert (healed.project_id, healed.user_id) == ("p", "u")
 
     assert cloud.manage("placement", "heal_allocations").code == 4
+    assert (
+        cloud.manage("placement", "heal_allocations", "--cell", cloud.cell1_uuid).code
+        == 4
+    )
+    client.remove_allocations(second)
+    in_cell = cloud.manage("placement", "heal_allocations", "--cell", cloud.cell1_uuid)
+    assert in_cell.code == 0, in_cell.err
+    assert second in consumers(client, cloud)
 
     forced = cloud.manage(
         "placement", "heal_allocations", "--instance", allocated, "--force"
@@ -257,6 +265,24 @@ def test_heal_allocations_refuses_invalid_input(cloud, args):
     result = cloud.manage("placement", "heal_allocations", *args)
     assert result.code == 127, result.err
     assert result.err.startswith("ERROR: ")
+
+
+@sqlite_only
+def test_audit_with_placement_down_fails_in_one_line(cloud):
+    cloud.manage.write_conf(
+        placement={
+            "auth_type": "admin_token",
+            "token": placement_fixture.NOAUTH_TOKEN,
+            "endpoint_override": "http://127.0.0.1:9",
+        }
+    )
+    placement.reset()
+
+    result = cloud.manage("placement", "audit")
+
+    assert result.code == 1
+    assert result.err.startswith("ERROR: Audit failed")
+    assert len(result.err.strip().splitlines()) == 1
 
 
 @sqlite_only
