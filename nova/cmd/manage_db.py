@@ -123,8 +123,9 @@ class DbCommands:
         default=1000,
         metavar="<rows>",
         help="Maximum number of deleted rows to archive per cell (and per batch "
-        "with --until-complete); rows that go with them (an instance's actions, "
-        "faults, ...) and API database records are not counted. Default 1000.",
+        "with --until-complete), default 1000. An archived instance's rows (its "
+        "actions, faults, ...) go with it even beyond the limit; the API "
+        "database records deleted with it are not counted.",
     )
     @args("--verbose", action="store_true", help="Print how many rows were archived")
     @args(

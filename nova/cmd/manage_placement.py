@@ -130,6 +130,13 @@ class PlacementCommands:
         help="Replace the instance's allocations even if it has some "
         "(requires --instance)",
     )
+    @args(
+        "--skip-port-allocations",
+        action="store_true",
+        dest="skip_port_allocations",
+        help="Accepted as upstream's: ports' resource requests (QoS) are not "
+        "healed here in any case",
+    )
     def heal_allocations(
         self,
         max_count: int | None = None,
@@ -138,6 +145,7 @@ class PlacementCommands:
         instance_uuid: str | None = None,
         cell_uuid: str | None = None,
         force: bool = False,
+        skip_port_allocations: bool = False,
     ) -> int:
         """Create the allocations of instances Placement holds nothing for.
 
