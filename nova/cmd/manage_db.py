@@ -195,6 +195,8 @@ class DbCommands:
         cells = _cell_databases(all_cells, api_database_required=True)
         if cells is None:
             return 3
+        if until_complete and verbose:
+            print("Archiving", end="", flush=True)
         archived: Counter = Counter()
         for name, connection in cells:
             while True:

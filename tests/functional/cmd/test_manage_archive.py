@@ -159,6 +159,7 @@ def test_archive_honours_before_max_rows_and_until_complete(nova_manage):
     assert rest.code == 1, rest.err
     assert uuids_in(cell, "shadow_instances", "uuid") == deleted
     assert uuids_in(cell, "instances", "uuid") == set()
+    assert rest.out.startswith("Archiving..")
     assert "complete" in rest.out
 
 
