@@ -27,6 +27,7 @@ from nova.db.main import models
 LOG = logging.getLogger(__name__)
 
 TASK_LOG = "task_log"
+IDS_PER_STATEMENT = 500
 
 
 @dataclasses.dataclass
@@ -68,8 +69,15 @@ def _as_shadow_columns(session: orm.Session, table: sa.Table, target: sa.Table):
 
 def _move(session: orm.Session, table: sa.Table, ids: list, result: ArchiveResult):
     """Move the rows of ``table`` with these ids, and their dependants."""
-    if not ids:
-        return
+    # In slices: an instance can have dozens of dependants, and SQLite takes
+    # a limited number of bound parameters in one statement.
+    for start in range(0, len(ids), IDS_PER_STATEMENT):
+        _move_slice(session, table, ids[start : start + IDS_PER_STATEMENT], result)
+
+
+def _move_slice(
+    session: orm.Session, table: sa.Table, ids: list, result: ArchiveResult
+) -> None:
     for child in _tables():
         for column, parent_column in _references(child, table):
             keys = sa.select(table.c[parent_column]).where(table.c.id.in_(ids))

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from nova.db import engines, shadow
 from nova.db.api import models as api_models
+from nova.db.main import archive
 from nova.db.main import models as main_models
 from tests.functional.cmd.conftest import add_instance, sqlite_only
 
@@ -228,6 +229,24 @@ def test_archive_task_log_only_when_asked(nova_manage):
     assert result.code == 1
     assert rows_in(cell, "task_log") == 1
     assert rows_in(cell, "shadow_task_log") == 1
+
+
+def test_archive_an_instance_with_more_rows_than_one_statement_takes(nova_manage):
+    nova_manage.setup_cells()
+    cell = nova_manage.cell1
+    gone = add_instance(cell, deleted=True)
+    rows = [
+        {"instance_uuid": gone, "key": f"k{n}", "value": "v"}
+        for n in range(archive.IDS_PER_STATEMENT * 2 + 1)
+    ]
+    with engines.transaction(cell) as session:
+        session.execute(sa.insert(main_models.InstanceSystemMetadata), rows)
+
+    assert nova_manage("db", "archive_deleted_rows", "--max_rows", "1").code == 1
+
+    assert rows_in(cell, "instance_system_metadata") == 0
+    assert rows_in(cell, "shadow_instance_system_metadata") == len(rows)
+    assert uuids_in(cell, "shadow_instances", "uuid") == {gone}
 
 
 def test_archive_again_after_an_id_was_reused(nova_manage):
