@@ -131,25 +131,27 @@ def test_audit_finds_orphans_and_deletes_them(cloud, client):
     objects.Instance.get_by_uuid(cell_context(cloud), deleted).destroy()
     migration = objects.Migration(cell_context(cloud), status="migrating")
     migration.create()
+    finished = objects.Migration(cell_context(cloud), status="confirmed")
+    finished.create()
+    with engines.transaction(cloud.manage.cell1) as session:
+        model = main_models.Migration
+        session.execute(
+            sa.update(model).where(model.uuid == finished.uuid).values(deleted=model.id)
+        )
     scheduling = str(uuid.uuid4())
     map_instance(cloud, scheduling, in_cell=False)
     unknown = str(uuid.uuid4())
-    for consumer in (live, deleted, migration.uuid, scheduling, unknown):
+    everyone = {live, deleted, migration.uuid, finished.uuid, scheduling, unknown}
+    for consumer in everyone:
         allocate(client, cloud, consumer)
 
     found = cloud.manage("placement", "audit", "--verbose")
 
     assert found.code == 3, found.err
     reported = {line.split()[3] for line in found.out.splitlines() if "belong" in line}
-    assert reported == {deleted, unknown}
+    assert reported == {deleted, finished.uuid, unknown}
     assert f"Processing resource provider {cloud.node_uuid}" in found.out
-    assert consumers(client, cloud) == {
-        live,
-        deleted,
-        migration.uuid,
-        scheduling,
-        unknown,
-    }
+    assert consumers(client, cloud) == everyone
 
     other = client.create_provider("empty", uuid=str(uuid.uuid4()))
     only_other = cloud.manage("placement", "audit", "--resource_provider", other.uuid)
