@@ -11,10 +11,11 @@ import webob
 
 from nova.api.openstack.compute import wsgi_app
 from nova.conf import CONF
+from tests.fixtures.secrets import secret
 
 SERVER = "/v2.1/servers/8d8cc6a5-4a6b-4a0e-9d39-2cbd3b1c3f0e/action"
 IMAGE = "155d900f-4e14-4e4c-a73d-069cbf4541e6"
-SECRET = "Zq8-never-in-a-log-42"
+SECRET = secret("Zq8-never-in-a-log-42")
 
 
 @pytest.fixture
