@@ -27,12 +27,7 @@ def _plain_fault(req: webob.Request, exc: webob.exc.HTTPException) -> webob.Resp
     return exc
 
 
-def register_opts(conf: cfg.ConfigOpts) -> None:
-    """oslo.middleware's own ``max_request_body_size`` option."""
-    conf.register_opts(sizelimit.OPTS, group="oslo_middleware")
-
-
-def body_too_large(limit: int) -> webob.exc.HTTPRequestEntityTooLarge:
+def _body_too_large(limit: int) -> webob.exc.HTTPRequestEntityTooLarge:
     return webob.exc.HTTPRequestEntityTooLarge(
         explanation=f"Request is too large. Larger than {limit} bytes."
     )
@@ -49,7 +44,7 @@ class _LimitedBody:
     def _count(self, data: bytes) -> bytes:
         self._read += len(data)
         if self._read > self._limit:
-            raise body_too_large(self._limit)
+            raise _body_too_large(self._limit)
         return data
 
     def read(self, size: int = -1) -> bytes:
@@ -62,7 +57,8 @@ class RequestGuard:
     """Middleware refusing oversized bodies and undecodable paths."""
 
     def __init__(self, application, conf: cfg.ConfigOpts, fault: Fault = _plain_fault):
-        register_opts(conf)
+        # oslo.middleware's own option, as its sizelimit filter reads it.
+        conf.register_opts(sizelimit.OPTS, group="oslo_middleware")
         self.application = application
         self.conf = conf
         self.fault = fault
@@ -79,7 +75,7 @@ class RequestGuard:
             )
         limit = self.conf.oslo_middleware.max_request_body_size
         if req.content_length is not None and req.content_length > limit:
-            return self.fault(req, body_too_large(limit))
+            return self.fault(req, _body_too_large(limit))
         if req.content_length is None:
             req.body_file = _LimitedBody(req.body_file_raw, limit)
         return req.get_response(self.application)
