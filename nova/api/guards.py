@@ -76,6 +76,7 @@ class RequestGuard:
         limit = self.conf.oslo_middleware.max_request_body_size
         if req.content_length is not None and req.content_length > limit:
             return self.fault(req, _body_too_large(limit))
-        if req.content_length is None:
+        if req.content_length is None and req.is_body_readable:
+            # A body of unknown length (chunked) the server lets us read.
             req.body_file = _LimitedBody(req.body_file_raw, limit)
         return req.get_response(self.application)

@@ -130,6 +130,25 @@ def test_a_20_mb_body_is_a_small_413_and_a_short_log_line(daemons, name):
     assert max(len(line) for line in log.read_text().splitlines()) < 2000
 
 
+def test_a_chunked_body_over_the_limit_is_a_413(daemons):
+    url, _ = daemons["nova-api"]
+    name = b"k" * (120 * 1024)
+
+    def chunks():  # no Content-Length: requests sends it chunked
+        yield b'{"keypair": {"name": "'
+        yield name
+        yield b'"}}'
+
+    response = requests.post(
+        f"{url}/v2.1/os-keypairs",
+        data=chunks(),
+        headers={"X-Auth-Token": TOKEN, "Content-Type": "application/json"},
+        timeout=30,
+    )
+    assert response.status_code == 413
+    assert response.json()["overLimit"]["code"] == 413
+
+
 @pytest.mark.parametrize("name", ["nova-api", "nova-metadata-api"])
 def test_edges_answered_without_a_token(daemons, name):
     url, _ = daemons[name]
