@@ -174,15 +174,20 @@ def test_a_huge_microversion_is_a_400(daemons):
     assert "is of invalid format" in response.json()["badRequest"]["message"]
 
 
-def test_a_callers_global_request_id_reaches_the_log(daemons):
-    url, log = daemons["nova-api"]
-    global_id = f"req-{uuid.uuid4()}"
+def _missing_flavor(url: str, caller_request_id: str) -> requests.Response:
     response = requests.get(
         f"{url}/v2.1/flavors/no-such-flavor",
-        headers={"X-Auth-Token": TOKEN, "X-OpenStack-Request-ID": global_id},
+        headers={"X-Auth-Token": TOKEN, "X-OpenStack-Request-ID": caller_request_id},
         timeout=30,
     )
     assert response.status_code == 404
+    return response
+
+
+def test_a_callers_global_request_id_reaches_the_log(daemons):
+    url, log = daemons["nova-api"]
+    global_id = f"req-{uuid.uuid4()}"
+    response = _missing_flavor(url, global_id)
     request_id = response.headers["x-openstack-request-id"]
     assert response.headers["x-compute-request-id"] == request_id
     assert request_id != global_id
@@ -193,12 +198,7 @@ def test_a_callers_global_request_id_reaches_the_log(daemons):
 def test_a_malformed_global_request_id_is_dropped(daemons):
     url, log = daemons["nova-api"]
     bogus = f"not-a-request-id-{uuid.uuid4()}"
-    response = requests.get(
-        f"{url}/v2.1/flavors/no-such-flavor",
-        headers={"X-Auth-Token": TOKEN, "X-OpenStack-Request-ID": bogus},
-        timeout=30,
-    )
-    assert response.status_code == 404
+    _missing_flavor(url, bogus)
     assert bogus not in log.read_text()
 
 
