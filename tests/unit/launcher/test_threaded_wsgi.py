@@ -22,7 +22,7 @@ def test_fifty_connections_made_before_the_first_accept_are_all_served():
 
     def connect(_: int) -> socket.socket:
         # Listening but not accepting yet: only the backlog holds these.
-        return socket.create_connection((host, int(port)), timeout=3)
+        return socket.create_connection((host, int(port)), timeout=10)
 
     try:
         with concurrent.futures.ThreadPoolExecutor(clients) as pool:
@@ -31,7 +31,7 @@ def test_fifty_connections_made_before_the_first_accept_are_all_served():
 
         def ask(sock: socket.socket) -> bytes:
             with sock:
-                sock.settimeout(3)
+                sock.settimeout(10)
                 sock.sendall(b"GET / HTTP/1.0\r\nHost: x\r\n\r\n")
                 return sock.makefile("rb").read()
 
