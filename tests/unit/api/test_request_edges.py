@@ -203,3 +203,22 @@ def test_the_compute_api_sends_the_legacy_request_id_header_too(compute_app):
     response = webob.Request.blank("/v2.1").get_response(compute_app)
     request_id = response.headers["x-openstack-request-id"]
     assert response.headers["x-compute-request-id"] == request_id
+
+
+def test_the_metadata_api_logs_a_forged_instance_id_cut_short(metadata_app, caplog):
+    CONF.set_override("service_metadata_proxy", True, group="neutron")
+    try:
+        req = webob.Request.blank(
+            "/openstack/latest/meta_data.json",
+            headers={
+                "X-Instance-ID": "i" * 15000,
+                "X-Tenant-ID": "p",
+                "X-Instance-ID-Signature": "forged",
+            },
+        )
+        with caplog.at_level(logging.DEBUG):
+            assert req.get_response(metadata_app).status_int == 403
+    finally:
+        CONF.clear_override("service_metadata_proxy", group="neutron")
+    assert "does not match" in caplog.text
+    assert max(len(record.getMessage()) for record in caplog.records) < 500
