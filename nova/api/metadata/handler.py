@@ -35,6 +35,8 @@ CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 TEXT = "text/plain"
+# Longest caller-supplied id or address a log line repeats.
+MAX_LOGGED_ID = 64
 # What an instance's metadata needs loaded.
 _EXPECTED_ATTRS = ["metadata", "system_metadata", "info_cache", "flavor"]
 
@@ -198,7 +200,8 @@ class MetadataRequestHandler:
         if not hmac.compare_digest(expected, signature):
             LOG.warning(
                 "X-Instance-ID-Signature of instance %s from %s does not match",
-                instance_id,
+                # The caller's header, whatever its length: a uuid's worth.
+                instance_id[:MAX_LOGGED_ID],
                 req.remote_addr,
             )
             raise webob.exc.HTTPForbidden("Invalid proxy request signature.")
@@ -223,7 +226,7 @@ class MetadataRequestHandler:
             f"ip:{address}", lambda: get_instance_by_address(address)
         )
         if metadata is None:
-            LOG.info("No instance has the address %s", address)
+            LOG.info("No instance has the address %s", address[:MAX_LOGGED_ID])
             raise webob.exc.HTTPNotFound()
         return metadata
 
