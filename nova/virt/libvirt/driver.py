@@ -25,7 +25,7 @@ import nova.conf
 from nova import exception
 from nova.image import api as image_api
 from nova.states import power_state, task_states
-from nova.virt import driver
+from nova.virt import configdrive, driver
 from nova.virt.libvirt import config, host, imagebackend, imagecache
 
 try:
@@ -103,6 +103,7 @@ class LibvirtDriver(driver.ComputeDriver):
             self._host.uri,
         )
         os.makedirs(CONF.instances_path, exist_ok=True)
+        configdrive.check_format()
 
     def cleanup_host(self, host_name: str) -> None:
         self._host.close()
@@ -243,6 +244,13 @@ class LibvirtDriver(driver.ComputeDriver):
             disks.append(config.GuestDisk(path, "vdc"))
         return disks
 
+    def _create_config_drive(
+        self, instance, image_meta, injected_files, admin_password
+    ) -> config.GuestDisk:
+        path = os.path.join(self.instance_dir(instance), configdrive.FILE_NAME)
+        configdrive.write_config_drive(path, instance, injected_files, admin_password)
+        return config.config_drive_disk(path, config.machine_type(image_meta))
+
     def _boot_files(self, context, instance) -> tuple[str | None, str | None]:
         """Cached kernel and ramdisk for direct kernel boot, if the image
         names them (``kernel_id`` / ``ramdisk_id``)."""
@@ -285,6 +293,12 @@ class LibvirtDriver(driver.ComputeDriver):
         os.makedirs(self.instance_dir(instance), exist_ok=True)
         try:
             disks = self._create_disks(context, instance)
+            if configdrive.required_by(instance, image_meta):
+                disks.append(
+                    self._create_config_drive(
+                        instance, image_meta, injected_files, admin_password
+                    )
+                )
             domain = self._define_domain(context, instance, image_meta, disks)
             if power_on:
                 domain.create()
