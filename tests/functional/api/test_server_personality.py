@@ -10,6 +10,11 @@ import pytest
 
 from nova.conf import CONF
 from tests.functional.api.conftest import fault
+from tests.functional.api.test_server_rebuild_images import (  # noqa: F401
+    _rebuild,
+    _server,
+    compute_rpc,
+)
 from tests.functional.api.test_servers import _api_rows, _body
 
 VERSION = "2.56"
@@ -84,3 +89,26 @@ def test_bad_personality_is_400(api, nova_conf, glance, flavor, conductor):
         assert response.status_code == 400, response.text
     assert _api_rows(nova_conf) == (0, 0, 0)
     assert conductor.builds == []
+
+
+def test_rebuild_hands_personality_on_within_quota(
+    api,
+    nova_conf,
+    glance,
+    flavor,
+    compute_rpc,  # noqa: F811 - the rebuild tests' recording compute
+):
+    server = _server(nova_conf, glance.active)
+    files = [_file("/etc/motd", b"rebuilt\n")]
+    response = _rebuild(api, server, VERSION, image=glance.active, personality=files)
+    assert response.status_code == 202, response.text
+    ((kind, _, kwargs),) = compute_rpc.casts
+    assert kind == "rebuild"
+    assert kwargs["injected_files"] == [["/etc/motd", files[0]["contents"]]]
+
+    # Another server: the first is rebuilding now.
+    other = _server(nova_conf, glance.active)
+    too_many = [_file(f"/etc/f{n}", b"x") for n in range(6)]
+    response = _rebuild(api, other, VERSION, image=glance.active, personality=too_many)
+    assert fault(response) == ("forbidden", 403, "Personality file limit exceeded")
+    assert len(compute_rpc.casts) == 1
