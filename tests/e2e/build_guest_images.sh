@@ -34,13 +34,17 @@ cp bb/bin/busybox "$R"/bin/busybox
 ln -s busybox "$R"/bin/sh
 mknod -m 600 "$R"/dev/console c 5 1
 mknod -m 666 "$R"/dev/null c 1 3
+# In dependency order, numbered so that init's `ls` loads them in that order
+# (a module loaded before its dependencies floods the console with errors).
+i=10
 for m in drivers/virtio/virtio drivers/virtio/virtio_ring \
          drivers/virtio/virtio_pci_legacy_dev drivers/virtio/virtio_pci_modern_dev \
          drivers/virtio/virtio_pci drivers/block/virtio_blk drivers/acpi/button \
          drivers/input/evdev drivers/scsi/scsi_common drivers/scsi/scsi_mod \
          drivers/ata/libata drivers/ata/ata_piix drivers/cdrom/cdrom \
          drivers/scsi/sr_mod fs/isofs/isofs; do
-    cp "$MODS/$m.ko" "$R"/mods/
+    cp "$MODS/$m.ko" "$R/mods/$i-${m##*/}.ko"
+    i=$((i+1))
 done
 cat > "$R"/etc/acpi/PWRF/00000080 <<'EOS'
 #!/bin/sh
