@@ -358,19 +358,7 @@ def test_snapshot_of_a_missing_guest_is_instance_not_found(
 def test_spawn_attaches_a_config_drive_as_a_read_only_cdrom(
     libvirt_driver, make_instance
 ):
-    instance = make_instance(
-        config_drive="True",
-        hostname="vm1",
-        launch_index=0,
-        availability_zone="nova",
-        reservation_id="r-1",
-        root_device_name="/dev/vda",
-        key_name=None,
-        key_data=None,
-        user_data=None,
-        metadata={},
-        info_cache=None,
-    )
+    instance = make_instance(config_drive="True")
     _spawn(libvirt_driver, instance)
     path = os.path.join(libvirt_driver.instance_dir(instance), configdrive.FILE_NAME)
     assert os.path.getsize(path) > 0

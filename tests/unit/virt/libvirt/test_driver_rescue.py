@@ -79,19 +79,7 @@ def test_rescue_guest_gets_a_config_drive_with_the_rescue_password(
 ):
     virt = libvirt_driver
     images.images["rescue-image"] = images.images["root-image"]
-    instance = make_instance(
-        config_drive="True",
-        hostname="vm1",
-        launch_index=0,
-        availability_zone="nova",
-        reservation_id="r-1",
-        root_device_name="/dev/vda",
-        key_name=None,
-        key_data=None,
-        user_data=None,
-        metadata={},
-        info_cache=None,
-    )
+    instance = make_instance(config_drive="True")
     virt.spawn(None, instance, objects.ImageMeta.from_dict({}), [], "boot-pw", {})
     _rescue(virt, instance)
     assert _disks(virt, instance) == [
