@@ -14,8 +14,9 @@ import pytest
 import requests
 
 from nova import objects
-from nova.api.metadata import handler, vendordata, wsgi_app
+from nova.api.metadata import handler, wsgi_app
 from nova.conf import CONF
+from nova.metadata import vendordata
 from tests.fixtures.secrets import secret
 from tests.functional.api.test_servers import _in_cell
 from tests.functional.metadata.conftest import WSGIServer

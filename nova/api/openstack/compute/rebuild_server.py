@@ -7,8 +7,6 @@ the same as ``GET /servers/{id}``; ``adminPass`` when
 
 from __future__ import annotations
 
-import base64
-
 from oslo_utils import strutils
 
 import nova.conf
@@ -58,10 +56,8 @@ def rebuild(req: Request, server_id: str):
     changes = {field: body[key] for key, field in _FIELDS.items() if key in body}
     if "OS-DCF:diskConfig" in body:
         changes["auto_disk_config"] = body["OS-DCF:diskConfig"] == "AUTO"
-    files = [
-        (item["path"], base64.b64decode(item["contents"]))
-        for item in body.get("personality") or []
-    ]
+    # Handed on in base64, as on create: the compute decodes them.
+    files = [(item["path"], item["contents"]) for item in body.get("personality") or []]
     password = body.get("adminPass") or create.generate_password()
     image_ref = str(body["imageRef"]).rstrip("/").rsplit("/", 1)[-1]
     rebuilt = rebuild_api.RebuildAPI().rebuild(
