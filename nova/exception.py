@@ -322,6 +322,17 @@ class InvalidRPCVersion(Invalid):
     msg_fmt = "Invalid RPC version cap %(value)s for %(service)s: %(reason)s"
 
 
+class RPCPinnedToOldVersion(NovaException):
+    # The cloud is part way through an upgrade: the request may succeed
+    # once every service speaks the newer version.
+    msg_fmt = (
+        "RPC is pinned to old version: this request needs %(api)s RPC "
+        "version %(version)s, above the cap %(cap)s ([upgrade_levels] "
+        "%(option)s)"
+    )
+    code = 409
+
+
 # Compute API ---------------------------------------------------------------
 
 

@@ -29,7 +29,7 @@ from oslo_log import log as logging
 from oslo_utils import importutils
 
 import nova.conf
-from nova import baserpc, config, exception, objects, rpc
+from nova import baserpc, config, exception, objects, rpc, upgrade_levels
 from nova import context as nova_context
 from nova.manager import Manager, PeriodicTask
 from nova.objects import base as objects_base
@@ -271,9 +271,11 @@ class Service:
         return self._stopped.wait(timeout)
 
     def reset(self) -> None:
-        """Reload the mutable options and let the manager drop its caches."""
+        """Reload the mutable options (``[upgrade_levels]`` among them, whose
+        ``auto`` is looked up again) and let the manager drop its caches."""
         LOG.info("Reloading the configuration of %s", self.binary)
         CONF.mutate_config_files()
+        upgrade_levels.reset()
         self.manager.reset()
 
 

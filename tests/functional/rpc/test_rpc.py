@@ -113,7 +113,7 @@ def test_version_caps(servers):
     try:
         capped = API()
         assert capped.whoami(ctxt, None, version="1.0")["server"] == "api-level"
-        with pytest.raises(oslo_messaging.RPCVersionCapError):
+        with pytest.raises(exception.RPCPinnedToOldVersion):
             capped.whoami(ctxt, None, version="1.1")
     finally:
         CONF.clear_override("compute", group="upgrade_levels")
