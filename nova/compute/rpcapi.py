@@ -95,7 +95,7 @@ class ComputeAPI(rpc.RPCAPI):
     def terminate_instance(self, context, instance, bdms=None) -> None:
         """Destroy the guest, free its allocations and soft-delete the
         instance, on the instance's host."""
-        self.prepare(context, server=_compute_host(None, instance)).cast(
+        self.prepare(context, server=_compute_host(None, instance), version="1.0").cast(
             context, "terminate_instance", instance=instance, bdms=bdms
         )
 
@@ -110,6 +110,7 @@ class ComputeAPI(rpc.RPCAPI):
         return self.prepare(
             context,
             server=host,
+            version="1.0",
             timeout=SET_HOST_ENABLED_TIMEOUT,
             transport_options=oslo_messaging.TransportOptions(at_least_once=True),
         ).call(context, "set_host_enabled", enabled=enabled)
