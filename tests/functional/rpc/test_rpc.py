@@ -193,6 +193,11 @@ def test_objects_without_a_database_go_through_the_conductor(conductor):
     assert service.report_count == 1
     assert objects.Service.get_by_compute_host(ctxt, "c1").report_count == 1
     assert objects.Service.get_by_host_and_binary(ctxt, "c1", "nova-x") is None
+    # What [upgrade_levels] compute = auto reads in a compute.
+    assert objects.Service.get_minimum_version(ctxt, "nova-compute") == 0
+    service.version = 9
+    service.save()
+    assert objects.Service.get_minimum_version(ctxt, "nova-compute") == 9
 
     instance = objects.Instance(
         ctxt,
