@@ -29,7 +29,7 @@ from nova.objects import service as service_obj
 from nova.states import power_state, vm_states
 from tests.fixtures.placement import make_client
 from tests.functional.boot.deployment import flavor as make_flavor
-from tests.functional.boot.deployment import wait_for
+from tests.functional.boot.deployment import member_context, wait_for
 
 pytestmark = [
     pytest.mark.rabbitmq,
@@ -67,15 +67,6 @@ def capped_api(deployment, compute_cap):
     CONF.clear_override("compute", group="upgrade_levels")
 
 
-def _user():
-    return nova_context.RequestContext(
-        user_id="demo",
-        project_id=uuidutils.generate_uuid(),
-        roles=["member"],
-        overwrite=False,
-    )
-
-
 def _settled(deployment, admin, uuid, vm_state, power):
     def done():
         found = deployment.find_instance(admin, uuid)
@@ -90,7 +81,7 @@ def _settled(deployment, admin, uuid, vm_state, power):
 
 def _boot_stop_delete(deployment, placement, name: str) -> None:
     admin = nova_context.get_admin_context()
-    user = _user()
+    user = member_context()
     servers = server_api.ServersAPI()
     (uuid,) = deployment.boot(user, make_flavor(name, memory_mb=256), name=name)
     found = deployment.wait_for_states(
