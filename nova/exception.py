@@ -322,6 +322,14 @@ class InvalidRPCVersion(Invalid):
     msg_fmt = "Invalid RPC version cap %(value)s for %(service)s: %(reason)s"
 
 
+class ServiceTooOld(NovaException):
+    msg_fmt = (
+        "This service is older (v%(thisver)i) than the minimum "
+        "(v%(minver)i) version of the rest of the deployment. Unable to "
+        "continue."
+    )
+
+
 class RPCPinnedToOldVersion(NovaException):
     # The cloud is part way through an upgrade: the request may succeed
     # once every service speaks the newer version.

@@ -136,7 +136,7 @@ class Service:
         while True:
             try:
                 return self._ensure_service_record(context)
-            except exception.DatabaseNotConfigured:
+            except (exception.DatabaseNotConfigured, exception.ServiceTooOld):
                 raise
             except Exception as exc:  # the DB or conductor is not up yet
                 if self._stopping.wait(STARTUP_RETRY_SECONDS):
@@ -149,6 +149,13 @@ class Service:
                 )
 
     def _ensure_service_record(self, context):
+        # Peers may already cap their messages at what the newer services
+        # of this binary speak: an older one must not join them.
+        minimum = objects.Service.get_minimum_version(context, self.binary)
+        if minimum > service_obj.SERVICE_VERSION:
+            raise exception.ServiceTooOld(
+                thisver=service_obj.SERVICE_VERSION, minver=minimum
+            )
         service = objects.Service.get_by_host_and_binary(
             context, self.host, self.binary
         )
