@@ -159,6 +159,14 @@ def test_auto_follows_the_oldest_compute_and_sighup(
     _record_version(deployment, old, NEWEST)
     assert compute_rpcapi.ComputeAPI().version_cap == PREVIOUS_COMPUTE_RPC
     deployment.processes["superconductor"].send_signal(signal.SIGHUP)
+    wait_for(
+        lambda: (
+            "Reloading the configuration"
+            in deployment.log_tail("superconductor", lines=2000)
+        ),
+        30,
+        "the superconductor to reload its configuration",
+    )
     upgrade_levels.reset()
     assert (
         compute_rpcapi.ComputeAPI().version_cap
