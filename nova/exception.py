@@ -322,6 +322,25 @@ class InvalidRPCVersion(Invalid):
     msg_fmt = "Invalid RPC version cap %(value)s for %(service)s: %(reason)s"
 
 
+class ServiceTooOld(NovaException):
+    msg_fmt = (
+        "This service is older (v%(thisver)i) than the minimum "
+        "(v%(minver)i) version of the rest of the deployment. Unable to "
+        "continue."
+    )
+
+
+class RPCPinnedToOldVersion(NovaException):
+    # The cloud is part way through an upgrade: the request may succeed
+    # once every service speaks the newer version.
+    msg_fmt = (
+        "RPC is pinned to old version: this request needs %(api)s RPC "
+        "version %(version)s, above the cap %(cap)s ([upgrade_levels] "
+        "%(option)s)"
+    )
+    code = 409
+
+
 # Compute API ---------------------------------------------------------------
 
 

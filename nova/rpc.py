@@ -8,7 +8,9 @@ by :func:`nova.context.target_cell`), or on this service's own
 ``transport_url`` otherwise.
 
 Every RPC API declares its version; ``[upgrade_levels]`` caps the version a
-client sends, so an upgraded service keeps talking to older peers. The
+client sends (see :mod:`nova.upgrade_levels`), so an upgraded service keeps
+talking to older peers: a client sends the older form of a message when
+there is one, and refuses (RPCPinnedToOldVersion) when there is none. The
 request context (user, project, roles, request ids) and Nova objects (with
 their versions) travel with every message.
 """
@@ -23,7 +25,7 @@ from oslo_log import log as logging
 
 import nova.conf
 from nova import context as nova_context
-from nova import exception, utils
+from nova import exception, upgrade_levels, utils
 from nova.objects import base as objects_base
 
 CONF = nova.conf.CONF
@@ -153,47 +155,47 @@ def get_server(
     )
 
 
-def parse_version_cap(service: str, value: str | None) -> str | None:
-    """The version cap an ``[upgrade_levels]`` value stands for.
-
-    None or ``auto`` mean no cap yet: every service of this code speaks
-    the newest version (service-version based ``auto`` comes with the
-    first RPC change).
-
-    :raises InvalidRPCVersion: the value is not ``X.Y``.
-    """
-    if value is None or value == "auto":
-        return None
-    parts = value.split(".")
-    if len(parts) != 2 or not all(part.isdigit() for part in parts):
-        raise exception.InvalidRPCVersion(
-            value=value, service=service, reason="expected MAJOR.MINOR or auto"
-        )
-    return value
-
-
 class RPCAPI:
     """Client side of one service's RPC API.
 
     Subclasses set the topic, namespace, version and the ``[upgrade_levels]``
-    option naming their cap. One client is kept per message queue.
+    option naming their cap; an API whose versions are in the service
+    version history names its binary and history key (``AUTO_CAP``), else
+    ``auto`` means no cap. One client is kept per message queue and cap.
     """
 
     TOPIC: ClassVar[str]
     VERSION: ClassVar[str]
     NAMESPACE: ClassVar[str | None] = None
     UPGRADE_LEVEL: ClassVar[str]
+    AUTO_CAP: ClassVar[tuple[str, str] | None] = None
 
     def __init__(self) -> None:
-        self.version_cap = parse_version_cap(
-            self.UPGRADE_LEVEL, getattr(CONF.upgrade_levels, self.UPGRADE_LEVEL)
-        )
-        self._clients: dict[str | None, oslo_messaging.RPCClient] = {}
+        # A bad value fails the service at start, not at its first message.
+        self._configured_cap()
+        self._clients: dict[tuple[str | None, str | None], oslo_messaging.RPCClient]
+        self._clients = {}
         self._lock = threading.Lock()
 
+    def _configured_cap(self) -> str | None:
+        return upgrade_levels.parse(
+            self.UPGRADE_LEVEL, getattr(CONF.upgrade_levels, self.UPGRADE_LEVEL)
+        )
+
+    @property
+    def version_cap(self) -> str | None:
+        """The highest version this client sends now; None: no cap."""
+        cap = self._configured_cap()
+        if cap != upgrade_levels.AUTO:
+            return cap
+        if self.AUTO_CAP is None:
+            return None
+        return upgrade_levels.auto_cap(*self.AUTO_CAP)
+
     def _client(self, transport_url: str | None) -> oslo_messaging.RPCClient:
+        cap = self.version_cap
         with self._lock:
-            client = self._clients.get(transport_url)
+            client = self._clients.get((transport_url, cap))
             if client is None:
                 target = oslo_messaging.Target(
                     topic=self.TOPIC, version=self.VERSION, namespace=self.NAMESPACE
@@ -201,21 +203,31 @@ class RPCAPI:
                 client = oslo_messaging.get_rpc_client(
                     get_transport(transport_url),
                     target,
-                    version_cap=self.version_cap,
+                    version_cap=cap,
                     serializer=RequestContextSerializer(),
                 )
-                self._clients[transport_url] = client
+                self._clients[(transport_url, cap)] = client
             return client
 
     def prepare(self, context, **kwargs: Any):
         """A call context on the queue ``context`` targets (see module doc).
 
         ``kwargs`` are oslo.messaging's ``prepare`` arguments (version,
-        server, timeout, ...). Asking for a version above the cap raises
-        ``oslo_messaging.RPCVersionCapError``.
+        server, timeout, ...).
+
+        :raises RPCPinnedToOldVersion: the version asked for is above the
+            cap; nothing is sent.
         """
-        transport_url = getattr(context, "transport_url", None)
-        return self._client(transport_url).prepare(**kwargs)
+        client = self._client(getattr(context, "transport_url", None))
+        version = kwargs.get("version")
+        if version is not None and not client.can_send_version(version):
+            raise exception.RPCPinnedToOldVersion(
+                api=self.NAMESPACE or self.TOPIC,
+                version=version,
+                option=self.UPGRADE_LEVEL,
+                cap=client.version_cap,
+            )
+        return client.prepare(**kwargs)
 
     def can_send_version(self, version: str, context=None) -> bool:
         return self._client(getattr(context, "transport_url", None)).can_send_version(

@@ -29,7 +29,7 @@ from oslo_log import log as logging
 from oslo_utils import importutils
 
 import nova.conf
-from nova import baserpc, config, exception, objects, rpc
+from nova import baserpc, config, exception, objects, rpc, upgrade_levels
 from nova import context as nova_context
 from nova.manager import Manager, PeriodicTask
 from nova.objects import base as objects_base
@@ -136,7 +136,7 @@ class Service:
         while True:
             try:
                 return self._ensure_service_record(context)
-            except exception.DatabaseNotConfigured:
+            except (exception.DatabaseNotConfigured, exception.ServiceTooOld):
                 raise
             except Exception as exc:  # the DB or conductor is not up yet
                 if self._stopping.wait(STARTUP_RETRY_SECONDS):
@@ -149,6 +149,13 @@ class Service:
                 )
 
     def _ensure_service_record(self, context):
+        # Peers may already cap their messages at what the newer services
+        # of this binary speak: an older one must not join them.
+        minimum = objects.Service.get_minimum_version(context, self.binary)
+        if minimum > service_obj.SERVICE_VERSION:
+            raise exception.ServiceTooOld(
+                thisver=service_obj.SERVICE_VERSION, minver=minimum
+            )
         service = objects.Service.get_by_host_and_binary(
             context, self.host, self.binary
         )
@@ -271,9 +278,11 @@ class Service:
         return self._stopped.wait(timeout)
 
     def reset(self) -> None:
-        """Reload the mutable options and let the manager drop its caches."""
+        """Reload the mutable options (``[upgrade_levels]`` among them, whose
+        ``auto`` is looked up again) and let the manager drop its caches."""
         LOG.info("Reloading the configuration of %s", self.binary)
         CONF.mutate_config_files()
+        upgrade_levels.reset()
         self.manager.reset()
 
 

@@ -22,6 +22,8 @@ Version history:
         (build_parameters) instead of image, filter_properties,
         admin_password, injected_files, requested_networks, security_groups
         and block_device_mapping
+
+Every version is also a service version (objects.service.SERVICE_VERSION_HISTORY).
 """
 
 from __future__ import annotations
@@ -50,8 +52,10 @@ def _compute_host(host: str | None, instance) -> str:
 
 class ComputeAPI(rpc.RPCAPI):
     TOPIC = "compute"
-    VERSION = "1.1"
+    VERSION = "1.9"
     UPGRADE_LEVEL = "compute"
+    # ``[upgrade_levels] compute = auto``: what the oldest nova-compute speaks.
+    AUTO_CAP = ("nova-compute", "compute_rpc")
 
     def build_and_run_instance(
         self,
@@ -91,7 +95,7 @@ class ComputeAPI(rpc.RPCAPI):
     def terminate_instance(self, context, instance, bdms=None) -> None:
         """Destroy the guest, free its allocations and soft-delete the
         instance, on the instance's host."""
-        self.prepare(context, server=_compute_host(None, instance)).cast(
+        self.prepare(context, server=_compute_host(None, instance), version="1.0").cast(
             context, "terminate_instance", instance=instance, bdms=bdms
         )
 
@@ -106,6 +110,7 @@ class ComputeAPI(rpc.RPCAPI):
         return self.prepare(
             context,
             server=host,
+            version="1.0",
             timeout=SET_HOST_ENABLED_TIMEOUT,
             transport_options=oslo_messaging.TransportOptions(at_least_once=True),
         ).call(context, "set_host_enabled", enabled=enabled)

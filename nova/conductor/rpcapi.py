@@ -14,7 +14,8 @@ from typing import Any
 from nova import rpc
 from nova.objects import build_parameters as build_parameters_obj
 
-# Both APIs are capped by [upgrade_levels] conductor.
+# Both APIs are capped by [upgrade_levels] conductor; conductors are
+# upgraded first, so ``auto`` means no cap.
 #
 # ConductorAPI version history:
 #   1.0 - object_class_action_versions, object_action,
@@ -82,7 +83,7 @@ class ComputeTaskAPI(rpc.RPCAPI):
 
     TOPIC = "conductor"
     NAMESPACE = "compute_task"
-    VERSION = "1.0"
+    VERSION = "1.3"
     UPGRADE_LEVEL = "conductor"
 
     def schedule_and_build_instances(

@@ -7,14 +7,20 @@ upgrade_levels_group = cfg.OptGroup(
     title="RPC version caps",
     help="Caps on the RPC API version sent to each service, so that upgraded "
     "services keep talking to older ones during a rolling upgrade. A value "
-    "is a version number, a release name, or ``auto`` (the oldest version "
-    "among running services).",
+    "is a version number (``MAJOR.MINOR``) or, for ``compute``, ``auto``: "
+    "the version the oldest running nova-compute of any cell speaks, as its "
+    "recorded service version says. Unset sends the newest version. The "
+    "options are re-read, and ``auto`` looked up again, when a service gets "
+    "SIGHUP.",
 )
 
 
 def _cap(name: str, what: str, **kwargs) -> cfg.StrOpt:
     return cfg.StrOpt(
-        name, help=f"Highest RPC API version used for messages to {what}.", **kwargs
+        name,
+        mutable=True,
+        help=f"Highest RPC API version used for messages to {what}.",
+        **kwargs,
     )
 
 

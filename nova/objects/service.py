@@ -25,9 +25,37 @@ from nova.objects import base
 CONF = nova.conf.CONF
 
 # The version of the code a service runs, recorded in its row so that peers
-# can tell what it understands ([upgrade_levels] ``auto``).
-# Version 1: RPC APIs scheduler 1.0, conductor 1.0, compute 1.0.
-SERVICE_VERSION = 1
+# can tell what it understands: ``[upgrade_levels] compute = auto`` caps the
+# compute RPC API at what the oldest nova-compute speaks. Every change to an
+# RPC API bumps it and appends what the new version speaks to the history.
+SERVICE_VERSION = 10
+
+# What each service version speaks, indexed by service version. Version 0
+# is a row that recorded none; it is assumed to speak the oldest API.
+SERVICE_VERSION_HISTORY: tuple[dict[str, str], ...] = (
+    # 0: no version recorded
+    {"compute_rpc": "1.0"},
+    # 1: build_and_run_instance, terminate_instance, set_host_enabled
+    {"compute_rpc": "1.0"},
+    # 2: external_instance_event
+    {"compute_rpc": "1.1"},
+    # 3: power actions and get_console_output
+    {"compute_rpc": "1.2"},
+    # 4: get_vnc_console
+    {"compute_rpc": "1.3"},
+    # 5: diagnostics, set_admin_password, trigger_crash_dump, get_host_uptime
+    {"compute_rpc": "1.4"},
+    # 6: snapshot_instance, backup_instance, rebuild_instance
+    {"compute_rpc": "1.5"},
+    # 7: rescue, unrescue, shelve, shelve_offload and unshelve
+    {"compute_rpc": "1.6"},
+    # 8: host_power_action, host_maintenance_mode
+    {"compute_rpc": "1.7"},
+    # 9: soft_delete_instance, restore_instance
+    {"compute_rpc": "1.8"},
+    # 10: build_and_run_instance takes BuildParameters
+    {"compute_rpc": "1.9"},
+)
 
 _COLUMNS = (
     "uuid",
@@ -48,7 +76,8 @@ class Service(base.NovaPersistentObject, base.NovaObject):
     """A nova-* process (``binary``) running on ``host``."""
 
     # Version 1.0: Initial version
-    VERSION = "1.0"
+    # Version 1.1: get_minimum_version
+    VERSION = "1.1"
 
     fields = {
         "id": fields.IntegerField(read_only=True),
@@ -114,6 +143,26 @@ class Service(base.NovaPersistentObject, base.NovaObject):
         if service is None:
             raise exception.ComputeHostNotFound(host=host)
         return service
+
+    @classmethod
+    @base.remotable
+    def get_minimum_version(cls, context, binary: str) -> int:
+        """The lowest service version among the live services of ``binary``
+        in this cell; 0 when none recorded one.
+
+        Services forced down are left out (an operator declared them gone),
+        and so are rows without a version, which no running service of this
+        code leaves.
+        """
+        service = models.Service
+        stmt = sa.select(sa.func.min(service.version)).where(
+            service.binary == binary,
+            service.deleted == 0,
+            service.forced_down.is_not(True),
+            service.version > 0,
+        )
+        with engines.transaction(context.db_connection) as session:
+            return session.scalar(stmt) or 0
 
     @base.remotable
     def create(self) -> None:

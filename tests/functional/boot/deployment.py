@@ -58,6 +58,16 @@ def wait_for(
         time.sleep(interval)
 
 
+def member_context():
+    """A request of a member of a new project, as nova-api gets it."""
+    return nova_context.RequestContext(
+        user_id="demo",
+        project_id=uuidutils.generate_uuid(),
+        roles=["member"],
+        overwrite=False,
+    )
+
+
 def flavor(name, memory_mb, vcpus=1, root_gb=1, ephemeral_gb=0, swap=0):
     """A flavor object as nova-api hands it to the superconductor."""
     return objects.Flavor(

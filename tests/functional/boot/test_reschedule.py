@@ -6,13 +6,12 @@ caught by the compute's late check and one is rescheduled."""
 from __future__ import annotations
 
 import pytest
-from oslo_utils import uuidutils
 
 from nova import context as nova_context
 from nova import objects
 from nova.states import vm_states
 from tests.fixtures.placement import make_client
-from tests.functional.boot.deployment import flavor
+from tests.functional.boot.deployment import flavor, member_context
 
 pytestmark = [
     pytest.mark.rabbitmq,
@@ -27,20 +26,11 @@ def _node_uuid(deployment, host):
         return objects.ComputeNodeList.get_all_by_host(cctxt, host)[0].uuid
 
 
-def _user():
-    return nova_context.RequestContext(
-        user_id="demo",
-        project_id=uuidutils.generate_uuid(),
-        roles=["member"],
-        overwrite=False,
-    )
-
-
 def _boot_into_group(deployment, monkeypatch, policy: str, count: int) -> list[str]:
     """Boot ``count`` servers into a new group of ``policy`` in one request,
     doing what nova-api does with the ``group`` hint."""
     admin = nova_context.get_admin_context()
-    user = _user()
+    user = member_context()
     group = objects.InstanceGroup(
         admin, name="g", policy=policy, rules={}, members=[],
         project_id=user.project_id, user_id=user.user_id,
@@ -66,7 +56,7 @@ def test_failed_spawn_is_rescheduled_with_its_allocation(
     big, small = deployment.hosts
     admin = nova_context.get_admin_context()
     placement = make_client(placement_endpoint)
-    (uuid,) = deployment.boot(_user(), flavor("m1", memory_mb=512), name="re")
+    (uuid,) = deployment.boot(member_context(), flavor("m1", memory_mb=512), name="re")
     _, instance = deployment.wait_for_states(
         admin, [uuid], {vm_states.ACTIVE, vm_states.ERROR}
     )[uuid]
@@ -85,7 +75,7 @@ def test_running_out_of_alternates_names_every_attempt(deployment, placement_end
     )
     admin = nova_context.get_admin_context()
     placement = make_client(placement_endpoint)
-    (uuid,) = deployment.boot(_user(), flavor("m1", memory_mb=512), name="re")
+    (uuid,) = deployment.boot(member_context(), flavor("m1", memory_mb=512), name="re")
     _, instance = deployment.wait_for_states(
         admin, [uuid], {vm_states.ACTIVE, vm_states.ERROR}
     )[uuid]

@@ -4,7 +4,7 @@ BuildParameters), every client sends a build in its older keyword form, and
 the new servers still build, reschedule included.
 
 A client that sent the newer form despite its cap would be refused on the
-spot by oslo.messaging (RPCVersionCapError), and the build would not end
+spot (RPCPinnedToOldVersion), and the build would not end
 ACTIVE.
 """
 

@@ -11,7 +11,7 @@ import oslo_messaging
 import pytest
 from oslo_utils import uuidutils
 
-from nova import context, objects, placement, rpc
+from nova import context, exception, objects, placement, rpc
 from nova.compute import manager as compute_manager
 from nova.compute import rpcapi as compute_rpcapi
 from nova.conf import CONF
@@ -82,7 +82,7 @@ def test_cap_below_1_7_keeps_the_calls_home(compute):
     CONF.set_override("compute", "1.6", group="upgrade_levels")
     try:
         api = compute_rpcapi.ComputeAPI()
-        with pytest.raises(oslo_messaging.RPCVersionCapError):
+        with pytest.raises(exception.RPCPinnedToOldVersion):
             api.host_power_action(context.get_admin_context(), "hostA", "reboot")
     finally:
         CONF.clear_override("compute", group="upgrade_levels")

@@ -1,8 +1,10 @@
 """RPC over real RabbitMQ: context propagation, cell routing, version caps,
-and nova-compute's object indirection through a real conductor process."""
+and nova-compute's object indirection (and backports of objects newer than
+it knows) through a real conductor process."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -11,14 +13,16 @@ import sys
 import oslo_messaging
 import pytest
 from oslo_utils import uuidutils
+from oslo_versionedobjects import exception as ovo_exception
 
-from nova import context, exception, objects, rpc
+from nova import baserpc, context, exception, objects, rpc
 from nova.conductor import rpcapi as conductor_rpcapi
 from nova.conf import CONF
 from nova.db import engines, migration
 from nova.objects import base
 from nova.states import task_states, vm_states
 from tests.functional.boot.deployment import REPO, render
+from tests.functional.rpc import newer_conductor as newer_conductor_module
 
 pytestmark = [pytest.mark.rabbitmq]
 objects.register_all()
@@ -113,7 +117,7 @@ def test_version_caps(servers):
     try:
         capped = API()
         assert capped.whoami(ctxt, None, version="1.0")["server"] == "api-level"
-        with pytest.raises(oslo_messaging.RPCVersionCapError):
+        with pytest.raises(exception.RPCPinnedToOldVersion):
             capped.whoami(ctxt, None, version="1.1")
     finally:
         CONF.clear_override("compute", group="upgrade_levels")
@@ -122,10 +126,10 @@ def test_version_caps(servers):
         API().whoami(ctxt, None, version="1.1")
 
 
-@pytest.fixture
-def conductor(make_vhost, tmp_path):
-    """A real cell conductor process; this process plays a compute host:
-    no database, objects through the conductor."""
+@contextlib.contextmanager
+def _conductor(make_vhost, tmp_path, module="nova.cmd.conductor"):
+    """A real cell conductor process (``python -m module``); this process
+    plays a compute host: no database, objects through the conductor."""
     url = make_vhost("cell")
     database = f"sqlite:///{tmp_path / 'cell.sqlite'}"
     migration.db_sync("main", database)
@@ -140,7 +144,7 @@ def conductor(make_vhost, tmp_path):
     )
     with open(tmp_path / "conductor.log", "wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "nova.cmd.conductor", "--config-file", str(config)],
+            [sys.executable, "-m", module, "--config-file", str(config)],
             env=dict(os.environ, PYTHONPATH=str(REPO)),
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -148,8 +152,6 @@ def conductor(make_vhost, tmp_path):
     CONF.set_override("transport_url", url)
     base.NovaObject.indirection_api = conductor_rpcapi.ConductorAPI()
     try:
-        from nova import baserpc
-
         baserpc.BaseAPI("conductor").wait_until_ready(
             context.get_admin_context(), stop_waiting=lambda: process.poll() is not None
         )
@@ -161,6 +163,21 @@ def conductor(make_vhost, tmp_path):
         rpc.cleanup()
         CONF.clear_override("transport_url")
         engines.dispose(database)
+
+
+@pytest.fixture
+def conductor(make_vhost, tmp_path):
+    with _conductor(make_vhost, tmp_path) as database:
+        yield database
+
+
+@pytest.fixture
+def newer_conductor(make_vhost, tmp_path):
+    """A conductor that knows a Service version this process does not."""
+    with _conductor(
+        make_vhost, tmp_path, "tests.functional.rpc.newer_conductor"
+    ) as database:
+        yield database
 
 
 def test_objects_without_a_database_go_through_the_conductor(conductor):
@@ -176,6 +193,11 @@ def test_objects_without_a_database_go_through_the_conductor(conductor):
     assert service.report_count == 1
     assert objects.Service.get_by_compute_host(ctxt, "c1").report_count == 1
     assert objects.Service.get_by_host_and_binary(ctxt, "c1", "nova-x") is None
+    # What [upgrade_levels] compute = auto reads in a compute.
+    assert objects.Service.get_minimum_version(ctxt, "nova-compute") == 0
+    service.version = 9
+    service.save()
+    assert objects.Service.get_minimum_version(ctxt, "nova-compute") == 9
 
     instance = objects.Instance(
         ctxt,
@@ -218,3 +240,33 @@ def test_objects_without_a_database_go_through_the_conductor(conductor):
         assert stored.task_state == task_states.SPAWNING
     finally:
         CONF.clear_override("connection", group="database")
+
+
+def _from_the_next_release(ctxt) -> dict:
+    """A Service as a service of the next release sends it: version 1.2,
+    with a field this code does not know."""
+    service = objects.Service(
+        ctxt, id=7, host="c1", binary="nova-compute", topic="compute", version=11
+    )
+    primitive = service.obj_to_primitive()
+    primitive["nova_object.version"] = newer_conductor_module.NEWER_VERSION
+    primitive["nova_object.data"]["next_release_field"] = "new"
+    primitive["nova_object.changes"].append("next_release_field")
+    return primitive
+
+
+def test_newer_objects_are_backported_by_the_conductor(newer_conductor):
+    ctxt = context.get_admin_context()
+    serializer = rpc.RequestContextSerializer()
+    assert objects.Service.VERSION < newer_conductor_module.NEWER_VERSION
+    # The conductor (newest of the deployment) turns it into the version
+    # this process knows.
+    service = serializer.deserialize_entity(ctxt, _from_the_next_release(ctxt))
+    assert isinstance(service, objects.Service)
+    assert service.VERSION == objects.Service.VERSION
+    assert (service.id, service.host, service.version) == (7, "c1", 11)
+    assert "next_release_field" not in service.fields
+    # Without a conductor to ask, the object cannot be read.
+    base.NovaObject.indirection_api = None
+    with pytest.raises(ovo_exception.IncompatibleObjectVersion):
+        serializer.deserialize_entity(ctxt, _from_the_next_release(ctxt))

@@ -5,7 +5,7 @@ import threading
 import oslo_messaging
 import pytest
 
-from nova import context, manager, objects, rpc, service
+from nova import context, exception, manager, objects, rpc, service
 from nova.conf import CONF
 from nova.db import engines
 from nova.db.main import models
@@ -103,6 +103,28 @@ def test_restart_reuses_the_service_record(cell_db):
     second = _start(report_interval=0)
     second.stop(timeout=5)
     assert first.service_ref.id == second.service_ref.id
+
+
+def test_a_service_older_than_its_peers_does_not_start(cell_db):
+    newer = objects.Service(
+        context.get_admin_context(),
+        host="host2",
+        binary="nova-recording",
+        topic="recording",
+        version=objects.service.SERVICE_VERSION + 1,
+    )
+    newer.create()
+    svc = service.Service(
+        "host1", "nova-recording", "recording", RecordingManager("host1")
+    )
+    with pytest.raises(exception.ServiceTooOld, match="older"):
+        svc.start()
+    assert svc.manager.calls == []
+    # Once the newer service is gone (forced down), it starts.
+    newer.forced_down = True
+    newer.save()
+    svc.start()
+    svc.stop(timeout=5)
 
 
 def test_stop_finishes_requests_in_flight(cell_db):
