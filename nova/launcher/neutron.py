@@ -37,7 +37,7 @@ from nova.launcher.files import write_file
 from nova.launcher.gunicorn import GunicornApp
 from nova.launcher.ini import render_ini
 from nova.launcher.openvswitch import OpenVSwitch
-from nova.launcher.ports import LOOPBACK
+from nova.launcher.ports import LOOPBACK, require_free
 from nova.launcher.probes import (
     HttpProbe,
     LogLineProbe,
@@ -181,7 +181,7 @@ class Neutron:
                     "mechanism_drivers": "openvswitch",
                     "extension_drivers": "port_security",
                 },
-                "ml2_type_flat": {"flat_networks": None},
+                "ml2_type_flat": {"flat_networks": "*"},
                 "ml2_type_vlan": {"network_vlan_ranges": f"{PHYSNET}:{low}:{high}"},
                 "securitygroup": {"firewall_driver": "openvswitch"},
             },
@@ -343,6 +343,9 @@ class Neutron:
         self.state.create()
         self.write_files()
         processes = self.processes()
+        if not any(p.is_running() for p in processes if p.name == f"{self.name}-api"):
+            # Else the readiness probe could take another server for ours.
+            require_free({f"{self.name}-api": self.port})
         try:
             self.setup(progress)
             for process in processes:

@@ -167,16 +167,28 @@ class CreateAPI(base.FlowAPI):
             [forced_node] if forced_node else None,
         )
 
-    def _check_networks(self, context, networks, max_count: int) -> str | list:
-        """The requested networks, as the network service accepts them.
+    def _check_networks(self, context, networks, max_count: int) -> str | list | None:
+        """The requested networks, as the network service accepts them:
+        ``"none"`` for an empty list, None (whatever is available, nothing
+        if nothing is) when the request named none (before 2.37).
+
+        A network or port the network service does not know is the
+        request's fault (400), as upstream answers a create.
 
         :raises NetworkRequestsNotSupported: specific networks were asked
             for and the deployment has no network service to give them.
         """
         if isinstance(networks, list):
             policy.authorize(context, server_policies.SERVERS % "create:attach_network")
-        networks = "none" if networks == [] else networks or "auto"
-        self.network_api.validate_networks(context, networks, max_count)
+        networks = "none" if networks == [] else networks
+        try:
+            self.network_api.validate_networks(context, networks, max_count)
+        except (
+            exception.NetworkNotFound,
+            exception.PortNotFound,
+            exception.SecurityGroupNotFound,
+        ) as exc:
+            raise exception.Invalid(exc.format_message()) from exc
         return networks
 
     def _display_names(self, request: CreateRequest, count: int) -> list[str]:
