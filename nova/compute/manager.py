@@ -92,6 +92,7 @@ class ComputeManager(manager.Manager):
         self.host_flow.service_ref = service_ref
         self.driver.init_host(self.host)
         self.driver.register_event_listener(self.power_sync.handle_lifecycle_event)
+        self.driver.register_instance_event_listener(self.events.handle_driver_event)
         context = nova_context.get_admin_context()
         self.recovery.recover_instances(context)
         self.host_flow.update_available_resource(context)

@@ -52,6 +52,14 @@ class NetworkAPI(Protocol):
         """
         ...
 
+    def validate_security_groups(self, context, names: list[str]) -> None:
+        """Check, before a create is accepted, that ``context``'s project
+        has the security groups ``names`` (names or ids).
+
+        :raises SecurityGroupNotFound: one of them it has not.
+        """
+        ...
+
     def allocate_for_instance(
         self,
         context,

@@ -121,7 +121,8 @@ class NeutronNetworkAPI:
             raise exception.NetworkServiceUnavailable(
                 reason=f"GET /{kind} returned {response.status_code}"
             )
-        return response.json()[kind]
+        # The body's key is the path's with underscores (security_groups).
+        return response.json()[kind.replace("-", "_")]
 
     @staticmethod
     def _neutron_error(response) -> str:
@@ -241,7 +242,9 @@ class NeutronNetworkAPI:
                     )
                 return model.NetworkInfo()
             requests = [{"uuid": networks[0]["id"]}]
-        group_ids = self._security_group_ids(context, instance, security_groups)
+        group_ids = self._security_group_ids(
+            context, instance.project_id, security_groups
+        )
         binding = {
             "device_id": instance.uuid,
             "device_owner": DEVICE_OWNER_PREFIX
@@ -266,15 +269,18 @@ class NeutronNetworkAPI:
             raise
         return self._network_info(context, ports)
 
+    def validate_security_groups(self, context, names: list[str]) -> None:
+        self._security_group_ids(context, context.project_id, names)
+
     def _security_group_ids(
-        self, context, instance, names: list[str] | None
+        self, context, project_id: str, names: list[str] | None
     ) -> list[str] | None:
         """Neutron ids of the requested groups; None (Neutron applies the
         project's ``default``) when only ``default`` or nothing is asked."""
         wanted = [name for name in names or () if name]
         if not wanted or wanted == ["default"]:
             return None
-        groups = self._list(context, "security-groups", project_id=instance.project_id)
+        groups = self._list(context, "security-groups", project_id=project_id)
         ids = []
         for name in dict.fromkeys(wanted):
             match = [g["id"] for g in groups if name in (g["id"], g["name"])]

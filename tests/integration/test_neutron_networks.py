@@ -84,6 +84,7 @@ class Networks:
         self.client = neutron.client(session)
         self.admin = neutron.client()
         self.networks: list[str] = []
+        self.security_groups: list[str] = []
 
     def create(self, cidr: str, admin: bool = False, **network) -> tuple[dict, dict]:
         client = self.admin if admin else self.client
@@ -117,11 +118,22 @@ class Networks:
         assert response.status_code == 201, response.text
         return response.json()["port"]
 
+    def security_group(self) -> dict:
+        response = self.client.post(
+            "/security-groups", json={"security_group": {"name": _unique("sg")}}
+        )
+        assert response.status_code == 201, response.text
+        group = response.json()["security_group"]
+        self.security_groups.append(group["id"])
+        return group
+
     def delete_all(self) -> None:
         for network_id in self.networks:
             for port in self.ports(network_id=network_id):
                 self.admin.delete(f"/ports/{port['id']}")
             self.admin.delete(f"/networks/{network_id}")
+        for group_id in self.security_groups:
+            self.admin.delete(f"/security-groups/{group_id}")
 
 
 @pytest.fixture
@@ -238,15 +250,23 @@ def test_a_server_gets_a_port_bound_to_its_host_and_shows_its_address(
     assert networks.ports(device_id=server_id) == []
 
 
-def test_a_fixed_ip_is_given_and_then_in_use(networks, compute, image, flavor):
+def test_a_fixed_ip_and_security_group_are_given_and_then_in_use(
+    networks, compute, image, flavor
+):
     net, _ = networks.create("10.21.0.0/24")
+    group = networks.security_group()
     server_id = _boot(
-        compute, image, flavor, [{"uuid": net["id"], "fixed_ip": "10.21.0.50"}]
+        compute,
+        image,
+        flavor,
+        [{"uuid": net["id"], "fixed_ip": "10.21.0.50"}],
+        security_groups=[{"name": group["name"]}],
     )
     server = _wait(compute, server_id)
     assert server["status"] == "ACTIVE", server.get("fault")
     (port,) = networks.ports(device_id=server_id)
     assert port["fixed_ips"][0]["ip_address"] == "10.21.0.50"
+    assert port["security_groups"] == [group["id"]]
 
     again = _create(
         compute, image, flavor, [{"uuid": net["id"], "fixed_ip": "10.21.0.50"}]
@@ -287,6 +307,17 @@ def test_bad_network_requests_are_refused(networks, compute, image, flavor):
     assert response.status_code == 400, response.text
     assert response.json()["badRequest"]["message"] == (
         f"Network {missing} could not be found."
+    )
+    response = _create(
+        compute,
+        image,
+        flavor,
+        [{"uuid": net["id"]}],
+        security_groups=[{"name": "nope"}],
+    )
+    assert response.status_code == 400, response.text
+    assert response.json()["badRequest"]["message"] == (
+        "Security group nope not found."
     )
     response = _create(compute, image, flavor, [{"port": missing}])
     assert response.status_code == 400, response.text

@@ -167,13 +167,16 @@ class CreateAPI(base.FlowAPI):
             [forced_node] if forced_node else None,
         )
 
-    def _check_networks(self, context, networks, max_count: int) -> str | list | None:
+    def _check_networks(
+        self, context, networks, max_count: int, security_groups: list[str]
+    ) -> str | list | None:
         """The requested networks, as the network service accepts them:
         ``"none"`` for an empty list, None (whatever is available, nothing
-        if nothing is) when the request named none (before 2.37).
+        if nothing is) when the request named none (before 2.37); and the
+        requested security groups checked.
 
-        A network or port the network service does not know is the
-        request's fault (400), as upstream answers a create.
+        A network, port or security group the network service does not know
+        is the request's fault (400), as upstream answers a create.
 
         :raises NetworkRequestsNotSupported: specific networks were asked
             for and the deployment has no network service to give them.
@@ -183,6 +186,8 @@ class CreateAPI(base.FlowAPI):
         networks = "none" if networks == [] else networks
         try:
             self.network_api.validate_networks(context, networks, max_count)
+            if security_groups:
+                self.network_api.validate_security_groups(context, security_groups)
         except (
             exception.NetworkNotFound,
             exception.PortNotFound,
@@ -387,7 +392,7 @@ class CreateAPI(base.FlowAPI):
         zone, force_hosts, force_nodes = self._check_availability_zone(context, request)
         destination = self._requested_destination(context, request)
         requested_networks = self._check_networks(
-            context, request.networks, request.max_count
+            context, request.networks, request.max_count, request.security_groups
         )
         admin_password = request.admin_password or generate_password()
         reservation_id = _reservation_id()
@@ -473,6 +478,7 @@ class CreateAPI(base.FlowAPI):
                     admin_password=admin_password,
                     injected_files=[],
                     requested_networks=requested_networks,
+                    security_groups=request.security_groups or None,
                     block_device_mapping=build_requests[0].block_device_mappings,
                     tags=request.tags,
                 ),
