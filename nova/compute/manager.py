@@ -124,6 +124,14 @@ class ComputeManager(manager.Manager):
                     CONF.sync_power_state_interval,
                 )
             )
+        if CONF.heal_instance_info_cache_interval > 0:
+            tasks.append(
+                manager.PeriodicTask(
+                    "heal_instance_info_cache",
+                    self.events.heal_instance_info_cache,
+                    CONF.heal_instance_info_cache_interval,
+                )
+            )
         if CONF.instance_usage_audit:
             tasks.append(
                 manager.PeriodicTask(

@@ -33,7 +33,7 @@ from pathlib import Path
 from nova.launcher.authtoken import ServiceUser
 from nova.launcher.commands import run_command, venv_script
 from nova.launcher.errors import CommandFailed
-from nova.launcher.files import write_file
+from nova.launcher.files import installed_config, write_file
 from nova.launcher.gunicorn import GunicornApp
 from nova.launcher.ini import render_ini
 from nova.launcher.openvswitch import OpenVSwitch
@@ -55,15 +55,6 @@ PASTE_NAME = "api-paste.ini"
 # once it serves.
 RPC_QUEUES = ("q-plugin", "q-reports-plugin")
 AGENT_READY_LINE = "Agent initialized successfully, now running"
-
-
-def installed_paste_config() -> Path | None:
-    """The paste file shipped with the installed neutron."""
-    for prefix in (sys.prefix, sys.base_prefix, "/usr/local", "/usr"):
-        candidate = Path(prefix) / "etc" / "neutron" / PASTE_NAME
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 @dataclass(frozen=True)
@@ -226,7 +217,7 @@ class Neutron:
     def write_files(self) -> None:
         for sub in ("state", "lock"):
             (self.directory / sub).mkdir(parents=True, exist_ok=True)
-        source = installed_paste_config()
+        source = installed_config("neutron", PASTE_NAME)
         if source is None:
             raise FileNotFoundError(
                 f"neutron's {PASTE_NAME} not found under {sys.prefix}/etc/neutron"

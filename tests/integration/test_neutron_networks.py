@@ -240,6 +240,26 @@ def test_a_server_gets_a_port_bound_to_its_host_and_shows_its_address(
     by_network = compute.get(f"/servers/{server_id}/ips/{net['name']}")
     assert by_network.json() == {net["name"]: [{"version": 4, "addr": address}]}
     assert compute.get(f"/servers/{server_id}/ips/nowhere").status_code == 404
+
+    # Neutron says network-changed when the port changes (and the periodic
+    # heal would catch a lost event): the cache follows.
+    more = [*port["fixed_ips"], {"subnet_id": subnet["id"]}]
+    updated = networks.admin.put(
+        f"/ports/{port['id']}", json={"port": {"fixed_ips": more}}
+    )
+    assert updated.status_code == 200, updated.text
+    both = sorted(ip["ip_address"] for ip in updated.json()["port"]["fixed_ips"])
+    assert len(both) == 2 and address in both
+
+    def cached_addresses():
+        ips = compute.get(f"/servers/{server_id}/ips").json()["addresses"]
+        return sorted(ip["addr"] for ip in ips[net["name"]])
+
+    wait_for(
+        lambda: cached_addresses() == both,
+        90,
+        "the second address in the server's addresses",
+    )
     print(
         f"\ncreate->ACTIVE with a port: {boot_seconds:.2f} s; Neutron API calls "
         f"during the boot: {len(calls)} taking {sum(s for _, s in calls):.3f} s: "
@@ -360,3 +380,19 @@ def test_a_build_failing_after_its_port_was_made_leaves_no_port(
     assert server["status"] == "ERROR"
     assert networks.ports(network_id=net["id"]) == []
     _delete(admin, server_id)
+
+
+def test_a_network_without_free_addresses_fails_the_build_and_leaves_no_port(
+    networks, compute, image, flavor
+):
+    # A /30 has one address to give once the gateway has its own.
+    net, _ = networks.create("10.25.0.0/30")
+    first = _boot(compute, image, flavor, [{"uuid": net["id"]}])
+    assert _wait(compute, first)["status"] == "ACTIVE"
+    second = _boot(compute, image, flavor, [{"uuid": net["id"]}])
+    server = _wait(compute, second)
+    assert server["status"] == "ERROR"
+    assert [p["device_id"] for p in networks.ports(network_id=net["id"])] == [first]
+    _delete(compute, second)
+    _delete(compute, first)
+    assert networks.ports(network_id=net["id"]) == []

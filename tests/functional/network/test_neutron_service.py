@@ -1,4 +1,5 @@
-"""The real Neutron of the ``neutron`` fixture binds ports to agent hosts."""
+"""The real Neutron of the tests (started with the ``neutron_cloud``
+fixture, whose computes its OVS agents serve) binds ports to agent hosts."""
 
 from __future__ import annotations
 
@@ -6,7 +7,12 @@ import uuid
 
 import pytest
 
-pytestmark = pytest.mark.mysql
+pytestmark = [pytest.mark.mysql, pytest.mark.rabbitmq]
+
+
+@pytest.fixture(scope="module")
+def neutron(neutron_cloud):
+    return neutron_cloud.neutron
 
 
 def _create(client, kind: str, **body):
