@@ -60,3 +60,36 @@ def test_a_port_on_a_host_without_agent_fails_to_bind(neutron, network):
         **{"binding:host_id": "no-agent-here"},
     )
     assert port["binding:vif_type"] == "binding_failed"
+
+
+def test_a_dhcp_subnet_gets_an_active_dhcp_port(neutron):
+    from tests.fixtures.local_cloud import wait_for
+
+    client = neutron.client()
+    net = _create(client, "network", name=f"dhcp-{uuid.uuid4().hex[:8]}")
+    try:
+        _create(
+            client,
+            "subnet",
+            network_id=net["id"],
+            cidr="10.19.0.0/24",
+            ip_version=4,
+            enable_dhcp=True,
+        )
+
+        def dhcp_port():
+            ports = client.get(
+                "/ports",
+                params={"network_id": net["id"], "device_owner": "network:dhcp"},
+            ).json()["ports"]
+            return ports[0] if ports and ports[0]["status"] == "ACTIVE" else None
+
+        port = wait_for(dhcp_port, 120, "an active DHCP port")
+        assert port["binding:host_id"] == neutron.agent_hosts[0]
+        assert port["binding:vif_type"] == "ovs"
+    finally:
+        for port in client.get("/ports", params={"network_id": net["id"]}).json()[
+            "ports"
+        ]:
+            client.delete(f"/ports/{port['id']}")
+        client.delete(f"/networks/{net['id']}")
