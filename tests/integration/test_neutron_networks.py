@@ -396,3 +396,27 @@ def test_a_network_without_free_addresses_fails_the_build_and_leaves_no_port(
     _delete(compute, second)
     _delete(compute, first)
     assert networks.ports(network_id=net["id"]) == []
+
+
+def test_auto_takes_the_projects_only_network_and_none_takes_none(
+    cloud, neutron, image, flavor
+):
+    from tests.integration.test_boot_path import _project_session
+
+    _, credentials = _project_session(cloud, _unique("auto"))
+    made = Networks(neutron, cloud.services.session(credentials))
+    try:
+        net, _ = made.create("10.26.0.0/24")
+        compute = cloud.compute(credentials)
+        auto = _boot(compute, image, flavor, "auto")
+        none = _boot(compute, image, flavor, "none")
+        assert _wait(compute, auto)["status"] == "ACTIVE"
+        assert _wait(compute, none)["status"] == "ACTIVE"
+        (port,) = made.ports(device_id=auto)
+        assert port["network_id"] == net["id"]
+        assert made.ports(device_id=none) == []
+        _delete(compute, auto)
+        _delete(compute, none)
+        assert made.ports(network_id=net["id"]) == []
+    finally:
+        made.delete_all()
