@@ -474,6 +474,69 @@ class NetworkRequestsNotSupported(Invalid):
     )
 
 
+class NetworkNotFound(NotFound):
+    msg_fmt = "Network %(network_id)s could not be found."
+
+
+class PortNotFound(NotFound):
+    msg_fmt = "Port id %(port_id)s could not be found."
+
+
+class SecurityGroupNotFound(NotFound):
+    msg_fmt = "Security group %(security_group_id)s not found."
+
+
+class PortInUse(Conflict):
+    msg_fmt = "Port %(port_id)s is still in use."
+
+
+class NetworkAmbiguous(Conflict):
+    msg_fmt = (
+        "More than one possible network found. Specify network ID(s) to "
+        "select which one(s) to connect to."
+    )
+
+
+class FixedIpAlreadyInUse(Invalid):
+    msg_fmt = (
+        "Fixed IP address %(address)s is already in use on instance %(instance_uuid)s."
+    )
+
+
+class NoMoreFixedIps(NovaException):
+    msg_fmt = "No fixed IP addresses available for network: %(net)s"
+
+
+class PortRequiresFixedIP(Invalid):
+    msg_fmt = "Port %(port_id)s requires a FixedIP in order to be used."
+
+
+class NetworkRequiresSubnet(Invalid):
+    msg_fmt = (
+        "Network %(network_uuid)s requires a subnet in order to boot instances on."
+    )
+
+
+class MultiplePortsNotApplicable(Invalid):
+    msg_fmt = "Failed to launch instances: %(reason)s"
+
+
+class UnableToAutoAllocateNetwork(Invalid):
+    msg_fmt = "Unable to automatically allocate a network for project %(project_id)s"
+
+
+class NetworkServiceUnavailable(NovaException):
+    msg_fmt = "The network service is unavailable: %(reason)s"
+    code = 503
+
+
+class PortBindingFailed(NovaException):
+    msg_fmt = (
+        "Binding failed for port %(port_id)s, please check neutron logs for "
+        "more information."
+    )
+
+
 class VolumeServiceNotConfigured(Invalid):
     msg_fmt = (
         "Block storage is not configured: this deployment has no volume "

@@ -2,4 +2,5 @@ pytest_plugins = [
     "tests.fixtures.databases",
     "tests.fixtures.placement",
     "tests.fixtures.openstack_services",
+    "tests.fixtures.neutron_cloud",
 ]

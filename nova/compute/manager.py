@@ -92,6 +92,7 @@ class ComputeManager(manager.Manager):
         self.host_flow.service_ref = service_ref
         self.driver.init_host(self.host)
         self.driver.register_event_listener(self.power_sync.handle_lifecycle_event)
+        self.driver.register_instance_event_listener(self.events.handle_driver_event)
         context = nova_context.get_admin_context()
         self.recovery.recover_instances(context)
         self.host_flow.update_available_resource(context)
@@ -121,6 +122,14 @@ class ComputeManager(manager.Manager):
                     "sync_power_states",
                     self.power_sync.sync_power_states,
                     CONF.sync_power_state_interval,
+                )
+            )
+        if CONF.heal_instance_info_cache_interval > 0:
+            tasks.append(
+                manager.PeriodicTask(
+                    "heal_instance_info_cache",
+                    self.events.heal_instance_info_cache,
+                    CONF.heal_instance_info_cache_interval,
                 )
             )
         if CONF.instance_usage_audit:

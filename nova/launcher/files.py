@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -37,3 +38,13 @@ def tail(path: Path, lines: int = 30) -> str:
         return f"({path} does not exist)"
     text = data.decode("utf-8", errors="replace").splitlines()[-lines:]
     return "\n".join(text)
+
+
+def installed_config(project: str, name: str) -> Path | None:
+    """A configuration file an installed service ships
+    (``<prefix>/etc/<project>/<name>``, e.g. a paste pipeline), if found."""
+    for prefix in (sys.prefix, sys.base_prefix, "/usr/local", "/usr", "/"):
+        candidate = Path(prefix) / "etc" / project / name
+        if candidate.is_file():
+            return candidate
+    return None

@@ -9,13 +9,12 @@ missing an equivalent keystone-flavoured pipeline is generated.
 from __future__ import annotations
 
 import shutil
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from nova.launcher.authtoken import ServiceUser
 from nova.launcher.commands import run_command, venv_script
-from nova.launcher.files import write_file
+from nova.launcher.files import installed_config, write_file
 from nova.launcher.gunicorn import GunicornApp
 from nova.launcher.ini import render_ini
 from nova.launcher.ports import LOOPBACK
@@ -26,16 +25,6 @@ from nova.launcher.state import StateDir
 
 PASTE_NAME = "glance-api-paste.ini"
 STORE_DIRS = ("images", "staging", "tasks", "cache")
-
-
-def installed_paste_config() -> Path | None:
-    """The paste file shipped with the installed glance, if findable."""
-    for prefix in (sys.prefix, sys.base_prefix, "/usr/local", "/usr"):
-        candidate = Path(prefix) / "etc" / "glance" / PASTE_NAME
-        if candidate.is_file():
-            return candidate
-    candidate = Path("/etc/glance") / PASTE_NAME
-    return candidate if candidate.is_file() else None
 
 
 def generated_paste_config() -> str:
@@ -157,7 +146,7 @@ class Glance:
     def write_files(self) -> None:
         for kind in STORE_DIRS:
             self.store_dir(kind).mkdir(parents=True, exist_ok=True)
-        source = installed_paste_config()
+        source = installed_config("glance", PASTE_NAME)
         if source is not None:
             shutil.copyfile(source, self.paste_path)
         else:

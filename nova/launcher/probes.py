@@ -71,6 +71,53 @@ class AliveProbe:
 
 
 @dataclass(frozen=True)
+class PathProbe:
+    """Ready once ``path`` exists (a daemon's control or database socket)."""
+
+    path: Path
+
+    def describe(self) -> str:
+        return f"{self.path} exists"
+
+    def check(self, age: float) -> bool:
+        return self.path.exists()
+
+
+@dataclass(frozen=True)
+class QueueConsumersProbe:
+    """Ready once every queue of ``queues`` on the RabbitMQ of
+    ``transport_url`` has a consumer (an RPC server listening on it).
+
+    For RPC servers that log nothing when they start consuming; a queue not
+    declared yet counts as not ready.
+    """
+
+    transport_url: str
+    queues: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"consumers on {', '.join(self.queues)}"
+
+    def check(self, age: float) -> bool:
+        import kombu
+
+        url = self.transport_url.replace("rabbit://", "amqp://", 1)
+        try:
+            with kombu.Connection(url, connect_timeout=2) as connection:
+                for queue in self.queues:
+                    channel = connection.channel()
+                    try:
+                        _, _, consumers = channel.queue_declare(queue, passive=True)
+                    finally:
+                        channel.close()
+                    if not consumers:
+                        return False
+            return True
+        except Exception:  # noqa: BLE001 - absent queue, broker not up yet
+            return False
+
+
+@dataclass(frozen=True)
 class LogLineProbe:
     """Ready once ``text`` appears in the log file ``path`` past ``offset``.
 

@@ -16,12 +16,9 @@ Moving an instance (resize, migrate, live migration, evacuate) will add the
 port-binding calls upstream names ``setup_networks_on_host``,
 ``migrate_instance_start`` and ``migrate_instance_finish``.
 
-:func:`get_network_api` chooses the implementation. Today that is
-:mod:`nova.network.local`: no network service, no ports. The Neutron client
-will be ``nova/network/neutron.py``, shaped like :mod:`nova.image.glance`
-(a keystoneauth1 adapter built from ``[neutron]``, the user's token or the
-service credentials, Neutron's errors turned into nova exceptions), and
-chosen here when ``[neutron]`` is configured.
+:func:`get_network_api` chooses the implementation: the Neutron client
+(:mod:`nova.network.neutron`) when ``[neutron]`` is configured, else
+:mod:`nova.network.local` (no network service, no ports).
 
 :class:`NetworkAPI` is a protocol, as :class:`nova.image.api.ImageAPI` is:
 implementations do not import this module, which imports them.
@@ -55,6 +52,14 @@ class NetworkAPI(Protocol):
         """
         ...
 
+    def validate_security_groups(self, context, names: list[str]) -> None:
+        """Check, before a create is accepted, that ``context``'s project
+        has the security groups ``names`` (names or ids).
+
+        :raises SecurityGroupNotFound: one of them it has not.
+        """
+        ...
+
     def allocate_for_instance(
         self,
         context,
@@ -85,8 +90,14 @@ class NetworkAPI(Protocol):
 
 
 def get_network_api() -> NetworkAPI:
-    """The network API of this deployment: without a network service, the
-    only kind there is yet, :class:`nova.network.local.LocalNetworkAPI`."""
+    """The network API of this deployment: Neutron
+    (:class:`nova.network.neutron.NeutronNetworkAPI`) when ``[neutron]`` is
+    configured, else no network service
+    (:class:`nova.network.local.LocalNetworkAPI`)."""
+    from nova.network import neutron
+
+    if neutron.configured():
+        return neutron.NeutronNetworkAPI()
     from nova.network import local
 
     return local.LocalNetworkAPI()

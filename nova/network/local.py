@@ -26,6 +26,10 @@ class LocalNetworkAPI:
             raise exception.NetworkRequestsNotSupported()
         return num_instances
 
+    def validate_security_groups(self, context, names: list[str]) -> None:
+        """Without a network service there are no groups to apply, so a
+        request naming some is taken as it is."""
+
     def allocate_for_instance(
         self,
         context,

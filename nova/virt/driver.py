@@ -34,6 +34,18 @@ class LifecycleEvent:
     power_state: int
 
 
+@dataclasses.dataclass(frozen=True)
+class InstanceEvent:
+    """What a network service would report about a guest's port, reported
+    by a driver that stands in for it (the fake driver):
+    ``network-vif-plugged`` with the port id as ``tag``."""
+
+    uuid: str
+    name: str
+    tag: str | None = None
+    status: str = "completed"
+
+
 class ComputeDriver:
     """Base class of virt drivers.
 
@@ -157,6 +169,11 @@ class ComputeDriver:
     def register_event_listener(self, callback) -> None:
         """Have ``callback(LifecycleEvent)`` called on every power change
         the hypervisor reports; drivers without events ignore it."""
+
+    def register_instance_event_listener(self, callback) -> None:
+        """Have ``callback(InstanceEvent)`` called for each event the driver
+        reports in the network service's stead; drivers whose ports the
+        network service's agents plug (it reports them) ignore it."""
 
     def manage_image_cache(self, context, all_instances) -> None:
         """Drop cached images none of ``all_instances`` (this host's) uses."""

@@ -169,16 +169,33 @@ class CreateAPI(base.FlowAPI):
             [forced_node] if forced_node else None,
         )
 
-    def _check_networks(self, context, networks, max_count: int) -> str | list:
-        """The requested networks, as the network service accepts them.
+    def _check_networks(
+        self, context, networks, max_count: int, security_groups: list[str]
+    ) -> str | list | None:
+        """The requested networks, as the network service accepts them:
+        ``"none"`` for an empty list, None (whatever is available, nothing
+        if nothing is) when the request named none (before 2.37); and the
+        requested security groups checked.
+
+        A network, port or security group the network service does not know
+        is the request's fault (400), as upstream answers a create.
 
         :raises NetworkRequestsNotSupported: specific networks were asked
             for and the deployment has no network service to give them.
         """
         if isinstance(networks, list):
             policy.authorize(context, server_policies.SERVERS % "create:attach_network")
-        networks = "none" if networks == [] else networks or "auto"
-        self.network_api.validate_networks(context, networks, max_count)
+        networks = "none" if networks == [] else networks
+        try:
+            self.network_api.validate_networks(context, networks, max_count)
+            if security_groups:
+                self.network_api.validate_security_groups(context, security_groups)
+        except (
+            exception.NetworkNotFound,
+            exception.PortNotFound,
+            exception.SecurityGroupNotFound,
+        ) as exc:
+            raise exception.Invalid(exc.format_message()) from exc
         return networks
 
     def _display_names(self, request: CreateRequest, count: int) -> list[str]:
@@ -378,7 +395,7 @@ class CreateAPI(base.FlowAPI):
         zone, force_hosts, force_nodes = self._check_availability_zone(context, request)
         destination = self._requested_destination(context, request)
         requested_networks = self._check_networks(
-            context, request.networks, request.max_count
+            context, request.networks, request.max_count, request.security_groups
         )
         admin_password = request.admin_password or generate_password()
         reservation_id = _reservation_id()
@@ -466,6 +483,7 @@ class CreateAPI(base.FlowAPI):
                         [path, contents] for path, contents in request.injected_files
                     ],
                     requested_networks=requested_networks,
+                    security_groups=request.security_groups or None,
                     block_device_mapping=build_requests[0].block_device_mappings,
                     tags=request.tags,
                 ),

@@ -66,6 +66,8 @@ class DeleteAPI(base.FlowAPI):
                 or not self._compute_is_up(cctxt, cell_instance.host)
             ):
                 self._local_delete(cell_instance)
+                if cell_instance.host:
+                    self._deallocate_network(cctxt, cell_instance)
             else:
                 self._terminate_on_host(cctxt, cell_instance)
         self._queue_for_delete(mapping)
@@ -167,6 +169,18 @@ class DeleteAPI(base.FlowAPI):
                     instance.uuid,
                     exc,
                 )
+
+    def _deallocate_network(self, context, instance) -> None:
+        """Give back the ports of an instance no compute will delete (its
+        host is down): nothing may stay behind in the network service."""
+        try:
+            self.network_api.deallocate_for_instance(context, instance)
+        except exception.NovaException as exc:
+            LOG.warning(
+                "Deleted instance %s but could not give back its ports: %s",
+                instance.uuid,
+                exc,
+            )
 
     def _terminate_on_host(self, cctxt, instance) -> None:
         if instance.task_state == task_states.DELETING:

@@ -17,6 +17,7 @@ from oslo_log import log as logging
 import nova.conf
 from nova import exception, objects, placement
 from nova.compute import utils as compute_utils
+from nova.compute.instance_events import InstanceEvents
 from nova.compute.resource_tracker import ResourceTracker
 from nova.network import api as network_api
 from nova.states import machine, power_state
@@ -54,6 +55,9 @@ class ComputeHost:
     network_api: network_api.NetworkAPI = dataclasses.field(
         default_factory=network_api.get_network_api
     )
+    # Events other services send about this host's instances, and who
+    # waits for them.
+    instance_events: InstanceEvents = dataclasses.field(default_factory=InstanceEvents)
 
 
 class Flow:

@@ -14,7 +14,7 @@ from oslo_log import log as logging
 
 import nova.conf
 from nova import exception, objects
-from nova.compute import build_retry
+from nova.compute import build_retry, instance_events
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
 from nova.conductor import rpcapi as conductor_rpcapi
@@ -26,6 +26,7 @@ CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 BUILD_EVENT = "compute_build_and_run_instance"
+VIF_PLUGGED = "network-vif-plugged"
 
 
 def _hard_policy_group(request_spec):
@@ -132,15 +133,24 @@ class BuildFlow(base.Flow):
                 bind_host_id=self.host,
             )
             instance.info_cache.network_info = network_info
-            self.driver.spawn(
-                context,
-                instance,
-                image_meta,
-                parameters.injected_files,
-                parameters.admin_password,
-                allocations,
-                network_info=network_info,
-            )
+            # Expected before the driver plugs, so an early event is kept.
+            plugged = self._expect_vifs_plugged(instance, network_info)
+            try:
+                self.driver.spawn(
+                    context,
+                    instance,
+                    image_meta,
+                    parameters.injected_files,
+                    parameters.admin_password,
+                    allocations,
+                    network_info=network_info,
+                )
+            except BaseException:
+                if plugged is not None:
+                    plugged.cancel()
+                raise
+            if plugged is not None:
+                self._wait_for_vifs_plugged(instance, plugged)
         except (
             exception.BuildAbortException,
             exception.UnexpectedDeletingTaskStateError,
@@ -157,6 +167,48 @@ class BuildFlow(base.Flow):
         instance.launched_at = objects_base.utcnow()
         self.finish(instance, machine.BUILD, expected=[task_states.SPAWNING])
         LOG.info("Instance %s is ACTIVE on %s", instance.uuid, self.host)
+
+    def _expect_vifs_plugged(self, instance, network_info):
+        """Expect Neutron's ``network-vif-plugged`` for each port not
+        active yet; None when there is none or ``vif_plugging_timeout`` is
+        0 (no waiting)."""
+        if not CONF.vif_plugging_timeout:
+            return None
+        keys = [
+            instance_events.event_key(VIF_PLUGGED, vif["id"])
+            for vif in network_info
+            if not vif["active"]
+        ]
+        if not keys:
+            return None
+        return self.compute.instance_events.prepare(instance.uuid, keys)
+
+    def _wait_for_vifs_plugged(self, instance, plugged) -> None:
+        """Wait up to ``vif_plugging_timeout`` for the ports to be plugged.
+
+        :raises BuildAbortException: an event reported a failure, or (with
+            ``vif_plugging_is_fatal``) some never came. Another host would
+            not plug better, so there is no rescheduling, as upstream.
+        """
+        missing, failed = plugged.wait(CONF.vif_plugging_timeout)
+        if failed or (missing and CONF.vif_plugging_is_fatal):
+            LOG.error(
+                "Ports of %s not plugged (failed: %s, timed out: %s)",
+                instance.uuid,
+                failed,
+                missing,
+            )
+            raise exception.BuildAbortException(
+                instance_uuid=instance.uuid,
+                reason="Failed to allocate the network(s), not rescheduling.",
+            )
+        if missing:
+            LOG.warning(
+                "No network-vif-plugged for %s within %d s; booting anyway: %s",
+                instance.uuid,
+                CONF.vif_plugging_timeout,
+                missing,
+            )
 
     def validate_instance_group_policy(self, context, instance, group) -> None:
         """The late check: the scheduler placed this build with what it

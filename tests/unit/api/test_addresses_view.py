@@ -32,3 +32,27 @@ def test_fixed_then_floating_per_label_in_cache_order():
 def test_no_cache_and_vifs_without_network():
     assert addresses(None) == {}
     assert addresses([{"id": "port"}, _vif("empty")]) == {"empty": []}
+
+
+def test_detailed_adds_the_kind_and_the_ports_mac():
+    vif = _vif(
+        "private",
+        {"ips": [{"address": "10.0.0.3", "floating_ips": [{"address": "172.24.4.9"}]}]},
+    )
+    vif["address"] = "fa:16:3e:00:00:01"
+    assert addresses([vif], detailed=True) == {
+        "private": [
+            {
+                "version": 4,
+                "addr": "10.0.0.3",
+                "OS-EXT-IPS:type": "fixed",
+                "OS-EXT-IPS-MAC:mac_addr": "fa:16:3e:00:00:01",
+            },
+            {
+                "version": 4,
+                "addr": "172.24.4.9",
+                "OS-EXT-IPS:type": "floating",
+                "OS-EXT-IPS-MAC:mac_addr": "fa:16:3e:00:00:01",
+            },
+        ]
+    }

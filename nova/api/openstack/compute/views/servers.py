@@ -23,6 +23,7 @@ from typing import Any
 from nova import policy, utils
 from nova.api.openstack import links
 from nova.api.openstack.compute import common
+from nova.api.openstack.compute.views.addresses import addresses
 from nova.api.openstack.request import Request
 from nova.policies import extended_server_attributes as esa_policies
 from nova.policies import servers as server_policies
@@ -61,6 +62,13 @@ def _get(instance, name: str, default: Any = None) -> Any:
 
 
 UNKNOWN = "UNKNOWN"
+
+
+def _addresses(instance) -> dict[str, list[dict]]:
+    """The addresses in the instance's network info cache (a build request
+    has none yet)."""
+    cache = _get(instance, "info_cache")
+    return addresses(cache.network_info if cache is not None else None, detailed=True)
 
 
 def is_from_down_cell(instance) -> bool:
@@ -306,8 +314,7 @@ def _basic(views: ServerViews, instance) -> dict:
         "updated": isotime(
             _get(instance, "updated_at") or _get(instance, "created_at")
         ),
-        # No network service yet: servers have no addresses.
-        "addresses": {},
+        "addresses": _addresses(instance),
         "accessIPv4": "" if access_v4 is None else str(access_v4),
         "accessIPv6": "" if access_v6 is None else str(access_v6),
         "links": links.resource_links(views.req, COLLECTION, instance.uuid),

@@ -1,0 +1,458 @@
+"""Neutron v2.0 on keystoneauth1: an instance's ports in the real Networking
+service.
+
+Nova acts on Neutron with the service credentials of ``[neutron]`` (the
+``nova`` service user holds the roles Neutron wants for port bindings) and
+keeps users to what is theirs itself: a network is usable by a project that
+owns it or when it is shared, a port only by its own project (an admin may
+use any). The endpoint is ``[neutron] endpoint_override`` or the catalog's.
+
+Ports nova creates are deleted again when the instance goes; ports the user
+brought (``{"port": ...}``) are unbound and kept (``preserve_on_delete``).
+A build whose allocation fails halfway gives back what it took before the
+error reaches the caller.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from keystoneauth1 import adapter as ks_adapter
+from keystoneauth1 import exceptions as ks_exc
+from keystoneauth1 import loading as ks_loading
+from oslo_log import log as logging
+
+import nova.conf
+from nova import exception
+from nova.network import model
+
+CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
+
+GROUP = "neutron"
+# Threads cannot be cancelled: a call to Neutron never waits forever.
+DEFAULT_TIMEOUT_SECONDS = 30
+DEVICE_OWNER_PREFIX = "compute:"
+# Linux interface names hold 15 characters: "tap" and 11 of the port id.
+DEVNAME_LENGTH = 14
+BINDING_FAILED = "binding_failed"
+
+_session = None
+_auth = None
+_lock = threading.Lock()
+
+
+def configured() -> bool:
+    """Whether ``[neutron]`` names credentials or an endpoint to use."""
+    return bool(CONF.neutron.auth_type or CONF.neutron.endpoint_override)
+
+
+def _session_and_auth():
+    global _session, _auth
+    with _lock:
+        if _session is None:
+            _session = ks_loading.load_session_from_conf_options(CONF, GROUP)
+            _auth = ks_loading.load_auth_from_conf_options(CONF, GROUP)
+        return _session, _auth
+
+
+def _requested(requested_networks) -> list[dict[str, Any]]:
+    """The explicit requests of a create (none for "auto", "none" or None)."""
+    return requested_networks if isinstance(requested_networks, list) else []
+
+
+class NeutronNetworkAPI:
+    """The network API (:class:`nova.network.api.NetworkAPI`) over Neutron."""
+
+    # -- transport ---------------------------------------------------------------
+
+    def _client(self, context) -> ks_adapter.Adapter:
+        session, auth = _session_and_auth()
+        url = CONF.neutron.endpoint_override
+        try:
+            if not url and auth is not None:
+                url = auth.get_endpoint(
+                    session,
+                    service_type=CONF.neutron.service_type,
+                    interface=CONF.neutron.valid_interfaces,
+                    region_name=CONF.neutron.region_name,
+                )
+        except (ks_exc.ClientException, ks_exc.ConnectionError) as exc:
+            raise exception.NetworkServiceUnavailable(reason=str(exc)) from exc
+        if not url:
+            raise exception.NetworkServiceUnavailable(
+                reason="no network endpoint in the service catalog and no "
+                "[neutron] endpoint_override"
+            )
+        url = url.rstrip("/")
+        if not url.endswith("/v2.0"):
+            url += "/v2.0"
+        return ks_adapter.Adapter(
+            session,
+            auth=auth,
+            endpoint_override=url,
+            connect_retries=CONF.neutron.http_retries,
+            global_request_id=getattr(context, "global_request_id", None),
+        )
+
+    def _call(self, context, method: str, path: str, **kwargs):
+        """One request; the response whatever its status.
+
+        :raises NetworkServiceUnavailable: Neutron cannot be reached or
+            failed (5xx).
+        """
+        kwargs.setdefault("timeout", CONF.neutron.timeout or DEFAULT_TIMEOUT_SECONDS)
+        try:
+            response = self._client(context).request(
+                path, method, raise_exc=False, **kwargs
+            )
+        except (ks_exc.ClientException, ks_exc.ConnectionError) as exc:
+            raise exception.NetworkServiceUnavailable(reason=str(exc)) from exc
+        if response.status_code >= 500:
+            raise exception.NetworkServiceUnavailable(
+                reason=f"{method} {path} returned {response.status_code}"
+            )
+        return response
+
+    def _list(self, context, kind: str, **params) -> list[dict[str, Any]]:
+        response = self._call(context, "GET", f"/{kind}", params=params)
+        if response.status_code != 200:
+            raise exception.NetworkServiceUnavailable(
+                reason=f"GET /{kind} returned {response.status_code}"
+            )
+        # The body's key is the path's with underscores (security_groups).
+        return response.json()[kind.replace("-", "_")]
+
+    @staticmethod
+    def _neutron_error(response) -> str:
+        try:
+            return response.json()["NeutronError"]["type"]
+        except (ValueError, KeyError, TypeError):
+            return ""
+
+    # -- what a project may use ----------------------------------------------------
+
+    @staticmethod
+    def _visible(context, resource: dict[str, Any], shared_ok: bool = True) -> bool:
+        if getattr(context, "is_admin", False):
+            return True
+        if shared_ok and resource.get("shared"):
+            return True
+        return resource.get("project_id") == context.project_id
+
+    def _networks(self, context, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The networks of ``ids`` the caller may use, by id."""
+        if not ids:
+            return {}
+        found = self._list(context, "networks", id=sorted(set(ids)))
+        return {net["id"]: net for net in found if self._visible(context, net)}
+
+    def _available_networks(self, context, project_id: str) -> list[dict[str, Any]]:
+        """Networks a server of ``project_id`` gets when it names none: its
+        project's own and the shared ones (external ones excluded)."""
+        own = self._list(context, "networks", project_id=project_id, shared=False)
+        shared = self._list(context, "networks", shared=True)
+        networks = {net["id"]: net for net in own + shared}
+        return [
+            net for net in networks.values() if not net.get("router:external", False)
+        ]
+
+    def _port(self, context, port_id: str) -> dict[str, Any]:
+        response = self._call(context, "GET", f"/ports/{port_id}")
+        if response.status_code == 404:
+            raise exception.PortNotFound(port_id=port_id)
+        port = response.json()["port"]
+        if not self._visible(context, port, shared_ok=False):
+            raise exception.PortNotFound(port_id=port_id)
+        return port
+
+    # -- NetworkAPI ----------------------------------------------------------------
+
+    def validate_networks(self, context, requested_networks, num_instances: int) -> int:
+        if requested_networks == "none":
+            return num_instances
+        requests = _requested(requested_networks)
+        if not requests:
+            networks = self._available_networks(context, context.project_id)
+            if len(networks) > 1:
+                raise exception.NetworkAmbiguous()
+            if not networks and requested_networks == "auto":
+                raise exception.UnableToAutoAllocateNetwork(
+                    project_id=context.project_id
+                )
+            return num_instances
+        for request in requests:
+            if request.get("port"):
+                if num_instances > 1:
+                    raise exception.MultiplePortsNotApplicable(
+                        reason="Unable to launch multiple instances with a single "
+                        "configured port ID. Please launch your instance one by "
+                        "one with different ports."
+                    )
+                port = self._port(context, request["port"])
+                if port.get("device_id"):
+                    raise exception.PortInUse(port_id=port["id"])
+                if not port.get("fixed_ips"):
+                    raise exception.PortRequiresFixedIP(port_id=port["id"])
+        network_ids = [
+            r["uuid"] for r in requests if r.get("uuid") and not r.get("port")
+        ]
+        networks = self._networks(context, network_ids)
+        for network_id in network_ids:
+            network = networks.get(network_id)
+            if network is None:
+                raise exception.NetworkNotFound(network_id=network_id)
+            if not network.get("subnets"):
+                raise exception.NetworkRequiresSubnet(network_uuid=network_id)
+        for request in requests:
+            if request.get("fixed_ip") and not request.get("port"):
+                in_use = self._list(
+                    context,
+                    "ports",
+                    network_id=request["uuid"],
+                    fixed_ips=f"ip_address={request['fixed_ip']}",
+                )
+                if in_use:
+                    raise exception.FixedIpAlreadyInUse(
+                        address=request["fixed_ip"],
+                        instance_uuid=in_use[0].get("device_id") or "",
+                    )
+        return num_instances
+
+    def allocate_for_instance(
+        self,
+        context,
+        instance,
+        requested_networks,
+        security_groups: list[str] | None = None,
+        bind_host_id: str | None = None,
+    ) -> model.NetworkInfo:
+        if requested_networks == "none":
+            return model.NetworkInfo()
+        requests = _requested(requested_networks)
+        if not requests:
+            networks = self._available_networks(context, instance.project_id)
+            if len(networks) > 1:
+                raise exception.NetworkAmbiguous()
+            if not networks:
+                if requested_networks == "auto":
+                    raise exception.UnableToAutoAllocateNetwork(
+                        project_id=instance.project_id
+                    )
+                return model.NetworkInfo()
+            requests = [{"uuid": networks[0]["id"]}]
+        group_ids = self._security_group_ids(
+            context, instance.project_id, security_groups
+        )
+        binding = {
+            "device_id": instance.uuid,
+            "device_owner": DEVICE_OWNER_PREFIX
+            + (instance.availability_zone or CONF.default_availability_zone),
+            "binding:host_id": bind_host_id,
+        }
+        ports: list[tuple[dict[str, Any], bool]] = []
+        try:
+            for request in requests:
+                if request.get("port"):
+                    port = self._take_port(context, request, binding)
+                    ports.append((port, True))
+                else:
+                    port = self._create_port(
+                        context, instance, request, binding, group_ids
+                    )
+                    ports.append((port, False))
+                if bind_host_id and port.get("binding:vif_type") == BINDING_FAILED:
+                    raise exception.PortBindingFailed(port_id=port["id"])
+        except BaseException:
+            self._give_back(context, ports)
+            raise
+        return self._network_info(context, ports)
+
+    def validate_security_groups(self, context, names: list[str]) -> None:
+        self._security_group_ids(context, context.project_id, names)
+
+    def _security_group_ids(
+        self, context, project_id: str, names: list[str] | None
+    ) -> list[str] | None:
+        """Neutron ids of the requested groups; None (Neutron applies the
+        project's ``default``) when only ``default`` or nothing is asked."""
+        wanted = [name for name in names or () if name]
+        if not wanted or wanted == ["default"]:
+            return None
+        groups = self._list(context, "security-groups", project_id=project_id)
+        ids = []
+        for name in dict.fromkeys(wanted):
+            match = [g["id"] for g in groups if name in (g["id"], g["name"])]
+            if not match:
+                raise exception.SecurityGroupNotFound(security_group_id=name)
+            ids.append(match[0])
+        return ids
+
+    def _take_port(self, context, request, binding) -> dict[str, Any]:
+        port = self._port(context, request["port"])
+        if port.get("device_id"):
+            raise exception.PortInUse(port_id=port["id"])
+        response = self._call(
+            context, "PUT", f"/ports/{port['id']}", json={"port": binding}
+        )
+        if response.status_code != 200:
+            raise exception.PortInUse(port_id=port["id"])
+        return response.json()["port"]
+
+    def _create_port(
+        self, context, instance, request, binding, group_ids
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "network_id": request["uuid"],
+            "project_id": instance.project_id,
+            "admin_state_up": True,
+            **binding,
+        }
+        if request.get("fixed_ip"):
+            body["fixed_ips"] = [{"ip_address": request["fixed_ip"]}]
+        if group_ids is not None:
+            body["security_groups"] = group_ids
+        response = self._call(context, "POST", "/ports", json={"port": body})
+        if response.status_code == 201:
+            return response.json()["port"]
+        error = self._neutron_error(response)
+        if response.status_code == 404:
+            raise exception.NetworkNotFound(network_id=request["uuid"])
+        if error == "IpAddressAlreadyAllocated":
+            raise exception.FixedIpAlreadyInUse(
+                address=request.get("fixed_ip"), instance_uuid=""
+            )
+        if error == "IpAddressGenerationFailure":
+            raise exception.NoMoreFixedIps(net=request["uuid"])
+        raise exception.NetworkServiceUnavailable(
+            reason=f"POST /ports returned {response.status_code}: {error}"
+        )
+
+    def _give_back(self, context, ports: list[tuple[dict[str, Any], bool]]) -> None:
+        """Delete the ports nova made, unbind the user's ones."""
+        for port, preserve in ports:
+            try:
+                if preserve:
+                    self._unbind(context, port["id"])
+                else:
+                    self._call(context, "DELETE", f"/ports/{port['id']}")
+            except exception.NetworkServiceUnavailable:
+                LOG.warning("Could not give back port %s", port["id"], exc_info=True)
+
+    def _unbind(self, context, port_id: str) -> None:
+        self._call(
+            context,
+            "PUT",
+            f"/ports/{port_id}",
+            json={
+                "port": {"device_id": "", "device_owner": "", "binding:host_id": None}
+            },
+        )
+
+    def deallocate_for_instance(
+        self, context, instance, requested_networks=None
+    ) -> None:
+        ports = self._list(context, "ports", device_id=instance.uuid)
+        if not ports:
+            return
+        kept = {r["port"] for r in _requested(requested_networks) if r.get("port")}
+        cache = instance.info_cache if "info_cache" in instance else None
+        for vif in (cache.network_info if cache is not None else None) or ():
+            if vif.get("preserve_on_delete"):
+                kept.add(vif["id"])
+        self._give_back(context, [(port, port["id"] in kept) for port in ports])
+
+    def get_instance_nw_info(self, context, instance) -> model.NetworkInfo:
+        ports = self._list(context, "ports", device_id=instance.uuid)
+        cache = instance.info_cache if "info_cache" in instance else None
+        preserved = {
+            vif["id"]
+            for vif in (cache.network_info if cache is not None else None) or ()
+            if vif.get("preserve_on_delete")
+        }
+        return self._network_info(
+            context, [(port, port["id"] in preserved) for port in ports]
+        )
+
+    # -- network info ----------------------------------------------------------------
+
+    def _network_info(
+        self, context, ports: list[tuple[dict[str, Any], bool]]
+    ) -> model.NetworkInfo:
+        """The model of ``ports``, with their networks and subnets (one
+        look-up of each kind for all ports)."""
+        if not ports:
+            return model.NetworkInfo()
+        network_ids = sorted({port["network_id"] for port, _ in ports})
+        networks = {
+            net["id"]: net for net in self._list(context, "networks", id=network_ids)
+        }
+        subnet_ids = sorted(
+            {ip["subnet_id"] for port, _ in ports for ip in port.get("fixed_ips", [])}
+        )
+        subnets = {}
+        if subnet_ids:
+            subnets = {
+                subnet["id"]: subnet
+                for subnet in self._list(context, "subnets", id=subnet_ids)
+            }
+        return model.NetworkInfo(
+            self._vif(port, preserve, networks.get(port["network_id"], {}), subnets)
+            for port, preserve in ports
+        )
+
+    @staticmethod
+    def _vif(port, preserve: bool, network, subnets) -> model.VIF:
+        details = port.get("binding:vif_details") or {}
+        vif_type = port.get("binding:vif_type")
+        model_subnets = []
+        for subnet_id in dict.fromkeys(ip["subnet_id"] for ip in port["fixed_ips"]):
+            subnet = subnets.get(subnet_id, {})
+            model_subnets.append(
+                model.Subnet(
+                    cidr=subnet.get("cidr"),
+                    gateway=model.IP(address=subnet["gateway_ip"], type="gateway")
+                    if subnet.get("gateway_ip")
+                    else None,
+                    dns=[
+                        model.IP(address=dns, type="dns")
+                        for dns in subnet.get("dns_nameservers", [])
+                    ],
+                    routes=[
+                        model.Route(
+                            cidr=route["destination"],
+                            gateway=model.IP(address=route["nexthop"], type="gateway"),
+                        )
+                        for route in subnet.get("host_routes", [])
+                    ],
+                    ips=[
+                        model.FixedIP(address=ip["ip_address"])
+                        for ip in port["fixed_ips"]
+                        if ip["subnet_id"] == subnet_id
+                    ],
+                    meta={"dhcp_server": None} if subnet.get("enable_dhcp") else {},
+                )
+            )
+        return model.VIF(
+            id=port["id"],
+            address=port["mac_address"],
+            network=model.Network(
+                id=port["network_id"],
+                bridge=details.get("bridge_name") or CONF.neutron.ovs_bridge,
+                label=network.get("name") or port["network_id"],
+                subnets=model_subnets,
+                meta={
+                    "mtu": network.get("mtu"),
+                    "tenant_id": network.get("project_id"),
+                },
+            ),
+            type=vif_type,
+            details=details,
+            devname=("tap" + port["id"])[:DEVNAME_LENGTH],
+            ovs_interfaceid=port["id"] if vif_type == "ovs" else None,
+            active=port.get("status") == "ACTIVE",
+            vnic_type=port.get("binding:vnic_type") or model.VNIC_TYPE_NORMAL,
+            profile=port.get("binding:profile") or {},
+            preserve_on_delete=preserve,
+        )
