@@ -102,6 +102,7 @@ class FakeDriver(driver.ComputeDriver):
             raise exception.NovaException(
                 f"The fake hypervisor of {self._host} is set to fail spawns."
             )
+        time.sleep(CONF.fake_driver.spawn_seconds)
         state = power_state.RUNNING if power_on else power_state.SHUTDOWN
         with self._lock:
             self._guests[instance.uuid] = _guest_of(instance, state)

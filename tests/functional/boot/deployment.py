@@ -26,7 +26,7 @@ from oslo_utils import uuidutils
 
 import nova.conf
 from nova import context as nova_context
-from nova import objects, rpc
+from nova import exception, objects, rpc
 from nova.conductor import api as conductor_api
 from nova.db import engines, migration
 from nova.states import power_state, task_states, vm_states
@@ -337,6 +337,7 @@ class Deployment:
                 task_state=task_states.SCHEDULING,
                 power_state=power_state.NOSTATE,
                 launch_index=index,
+                locked=False,
                 reservation_id=reservation_id,
                 metadata={},
                 system_metadata={},
@@ -404,6 +405,24 @@ class Deployment:
             return None
 
         return wait_for(settled, timeout, f"instances to reach {states}")
+
+    def guests_on(self, context, host: str, uuids: list[str]) -> list[str]:
+        """Which of ``uuids`` have a running guest on ``host``'s hypervisor,
+        asked of that nova-compute over RPC (its diagnostics answer only for
+        a running guest)."""
+        from nova.compute import rpcapi as compute_rpcapi
+
+        rpcapi = compute_rpcapi.ComputeAPI()
+        found = []
+        with nova_context.target_cell(context, self.cell1) as cctxt:
+            for uuid in uuids:
+                probe = objects.Instance(cctxt, uuid=uuid, host=host)
+                try:
+                    rpcapi.get_diagnostics(cctxt, probe)
+                except exception.InstanceInvalidState:
+                    continue
+                found.append(uuid)
+        return found
 
     def delete(self, context, uuid: str) -> None:
         """Delete an instance that is on a host, as nova-api does."""
