@@ -309,9 +309,13 @@ class Deployment:
 
     # -- what nova-api does -------------------------------------------------
 
-    def boot(self, context, flavor, count: int = 1, name: str = "server") -> list[str]:
+    def boot(
+        self, context, flavor, count: int = 1, name: str = "server", cast: bool = True
+    ) -> list[str]:
         """Accept ``count`` servers of ``flavor`` as nova-api does and hand
-        them to the superconductor; returns their uuids."""
+        them to the superconductor (unless not ``cast``: as if the
+        superconductor had taken the message and died); returns their
+        uuids."""
         image = {"id": uuidutils.generate_uuid(), "name": "cirros", "properties": {}}
         reservation_id = "r-" + uuidutils.generate_uuid()[:8]
         build_requests, request_specs = [], []
@@ -367,6 +371,8 @@ class Deployment:
             ).create()
             build_requests.append(build_request)
             request_specs.append(spec)
+        if not cast:
+            return [br.instance_uuid for br in build_requests]
         conductor_api.ComputeTaskAPI().schedule_and_build_instances(
             context,
             build_requests=build_requests,
