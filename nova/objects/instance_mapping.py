@@ -157,6 +157,17 @@ class InstanceMappingList(base.ObjectListBase, base.NovaObject):
         return cls._get(context, models.InstanceMapping.cell_id == cell_id)
 
     @classmethod
+    def get_deleted_unscheduled(cls, context, since) -> InstanceMappingList:
+        """Mappings of servers deleted before they reached a cell (no cell,
+        queued for delete), deleted at ``since`` or later."""
+        return cls._get(
+            context,
+            models.InstanceMapping.cell_id.is_(None),
+            models.InstanceMapping.queued_for_delete.is_(True),
+            models.InstanceMapping.updated_at >= since,
+        )
+
+    @classmethod
     def get_live_in_cell(
         cls, context, cell_id: int, project_id: str | None = None
     ) -> InstanceMappingList:

@@ -7,7 +7,9 @@ the cell conductor for an alternate). Killed in between, a conductor or
 scheduler leaves the server in BUILD for good, holding its claim in
 Placement. Once such a build has waited longer than ``[conductor]
 orphaned_build_timeout``, no process will carry it on: it ends in ERROR
-with a fault saying why, and its claim goes back.
+with a fault saying why, and its claim goes back. A server deleted before
+it was scheduled while its conductor was dead may still hold the claim the
+scheduler made for that conductor: it goes back too.
 """
 
 from __future__ import annotations
@@ -47,7 +49,20 @@ class OrphanedBuildsTask(base.TaskBase):
         ended = 0
         if CONF.api_database.connection:
             ended += self._bury_build_requests(cutoff)
+            self._release_claims_of_unscheduled_deletes(cutoff)
         return ended + self._fail_instances_without_host(cutoff)
+
+    def _release_claims_of_unscheduled_deletes(self, cutoff) -> None:
+        """A server deleted while a build request is in nobody's hands if
+        its conductor died mid-scheduling; the scheduler may still have
+        claimed for it. Its claim goes back, however late it was made (a
+        scheduler call expires after ``rpc_response_timeout``): every
+        server so deleted within the last few timeouts is looked at."""
+        since = cutoff - datetime.timedelta(seconds=self.timeout * 2)
+        for mapping in objects.InstanceMappingList.get_deleted_unscheduled(
+            self.context, since
+        ):
+            base.remove_allocations(self.context, mapping.instance_uuid)
 
     def _bury_build_requests(self, cutoff: datetime.datetime) -> int:
         """Build requests older than ``cutoff``: one whose server never

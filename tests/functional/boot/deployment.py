@@ -100,6 +100,12 @@ class Deployment:
     glance: dict[str, Any] = dataclasses.field(default_factory=dict)
     # More sections every service gets (e.g. [upgrade_levels]).
     common_options: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+    # More [DEFAULT] options every service gets (e.g. rpc_response_timeout).
+    default_options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    # How each process was started (daemon, config files), to restart it.
+    commands: dict[str, tuple[str, tuple[Path, ...]]] = dataclasses.field(
+        default_factory=dict
+    )
 
     # -- configuration ------------------------------------------------------
 
@@ -122,6 +128,7 @@ class Deployment:
             "service_down_time": self.service_down_time,
             "graceful_shutdown_timeout": 10,
             "debug": True,
+            **self.default_options,
         }
 
     def write_configs(self) -> None:
@@ -197,6 +204,7 @@ class Deployment:
     # -- processes ----------------------------------------------------------
 
     def start(self, name: str, daemon: str, *config_files: Path) -> None:
+        self.commands[name] = (daemon, config_files)
         args = [sys.executable, "-m", f"nova.cmd.{daemon}"]
         for path in config_files:
             args += ["--config-file", str(path)]
@@ -250,6 +258,16 @@ class Deployment:
         small_conf = self.compute_config(small, vcpus=16, memory_mb=8192, local_gb=100)
         self.start(small, "compute", cell_conf, small_conf)
         self.wait_for_computes(nova_context.get_admin_context())
+
+    def restart(self, name: str) -> None:
+        """Start ``name`` again as it was started, once it has exited."""
+        self.processes[name].wait(timeout=30)
+        daemon, config_files = self.commands[name]
+        self.start(name, daemon, *config_files)
+
+    def signal(self, name: str, signum: int) -> None:
+        """Send ``signum`` (SIGKILL, SIGSTOP, SIGCONT ...) to ``name``."""
+        self.processes[name].send_signal(signum)
 
     def stop(self, name: str, timeout: float = 30) -> int:
         """SIGTERM the process and return its exit status."""

@@ -1,0 +1,80 @@
+"""``kill -9`` of the superconductor, the cell conductor and the scheduler,
+each mid-storm, then a restart (full slice: 50 servers).
+
+Upstream leaves the builds such a kill interrupts in BUILD for ever. Here
+the restarted conductors bury what their predecessor left in cell0 (build
+requests never scheduled) or end it in ERROR (instances waiting for a
+host), and a conductor whose scheduler call timed out buries that request
+with NoValidHost; each with a fault saying why, within
+``orphaned_build_timeout`` (or ``rpc_response_timeout``) and a margin.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+from oslo_utils import uuidutils
+
+from nova import context as nova_context
+from tests.faults import harness
+from tests.faults.conftest import ORPHANED_BUILD_TIMEOUT, RPC_RESPONSE_TIMEOUT
+from tests.functional.boot.deployment import flavor as make_flavor
+from tests.functional.boot.deployment import wait_for
+
+pytestmark = [pytest.mark.rabbitmq, pytest.mark.mysql, pytest.mark.faults_full]
+
+SERVERS = 50
+# Seconds a killed daemon stays dead before it is started again.
+DEAD_SECONDS = 3
+# Kill once this many servers have been accepted: mid-storm.
+KILL_AFTER = 15
+
+
+@pytest.mark.parametrize("victim", ["superconductor", "cell1-conductor", "scheduler"])
+def test_kill_control_plane_mid_storm(
+    deployment, placement_endpoint, fault_report, victim
+):
+    suffix = uuidutils.generate_uuid()[:8]
+    deployment.start_all(
+        [f"cp-a-{suffix}", f"cp-b-{suffix}"],
+        vcpus=128,
+        memory_mb=131072,
+        local_gb=1000,
+        spawn_seconds=0.5,
+    )
+    admin = nova_context.get_admin_context()
+    deployment.wait_for_computes(admin)
+    user = harness.make_user(uuidutils.generate_uuid())
+    load = harness.BootDeleteLoad(
+        deployment,
+        user,
+        make_flavor("fault", memory_mb=128),
+        total=SERVERS,
+        interval=0.3,
+    ).start()
+
+    wait_for(
+        lambda: load.accepted_count() >= KILL_AFTER, 120, "the storm to be under way"
+    )
+    deployment.signal(victim, signal.SIGKILL)
+    time.sleep(DEAD_SECONDS)
+    deployment.restart(victim)
+    cleared_at = time.monotonic()
+    load.wait()
+
+    report = harness.FaultReport(
+        f"kill -9 {victim} mid-storm, restarted after {DEAD_SECONDS} s; "
+        f"{SERVERS} servers"
+    )
+    bound = ORPHANED_BUILD_TIMEOUT * 3 + RPC_RESPONSE_TIMEOUT + 120
+    harness.check_invariants(
+        deployment, admin, load, placement_endpoint, report, cleared_at, bound
+    )
+    report.notes["guests of deleted servers"] = harness.orphan_guests(
+        deployment, admin, load
+    )
+    fault_report(report)
+    assert report.problems == []
+    assert report.notes["guests of deleted servers"] == []
