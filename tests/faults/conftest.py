@@ -22,6 +22,8 @@ import pytest
 # Before anything imports oslo.messaging: nova.conf makes oslo.service
 # settle on native threads, as every nova process does.
 import nova.conf
+from nova import placement
+from tests.fixtures.placement import make_client
 from tests.fixtures.rabbitmq import make_vhost, transport_url  # noqa: F401
 from tests.functional.boot.deployment import configured_deployment
 
@@ -63,9 +65,11 @@ def db_backend():
 
 
 @pytest.fixture
-def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path):  # noqa: F811
+def deployment(make_db_url, make_vhost, placement_endpoint, tmp_path, monkeypatch):  # noqa: F811
     """The boot tests' deployment, with orphaned builds healed and RPC calls
-    timing out within a test's patience."""
+    timing out within a test's patience; this process, playing nova-api,
+    reaches the same Placement."""
+    monkeypatch.setattr(placement, "client", lambda: make_client(placement_endpoint))
     with configured_deployment(
         make_db_url,
         make_vhost,
@@ -97,7 +101,7 @@ def pytest_terminal_summary(terminalreporter):
         value
         for reports in terminalreporter.stats.values()
         for report in reports
-        if hasattr(report, "user_properties") and report.when == "call"
+        if getattr(report, "when", None) == "call"
         for name, value in report.user_properties
         if name == "fault_report"
     ]

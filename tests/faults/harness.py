@@ -140,6 +140,10 @@ class BootDeleteLoad:
         for uuid in to_delete:
             self._delete(uuid)
 
+    def delete(self, uuid: str) -> None:
+        """Delete one accepted server now, as its user would."""
+        self._delete(uuid)
+
     def _delete(self, uuid: str) -> None:
         try:
             self._deletes.delete(self.user, self._servers.get(self.user, uuid))

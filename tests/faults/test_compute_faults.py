@@ -22,6 +22,8 @@ pytestmark = [pytest.mark.rabbitmq, pytest.mark.mysql]
 SPAWN_SECONDS = 1.0
 # Seconds a killed compute stays dead before it is started again.
 DEAD_SECONDS = 3
+# Servers of the frozen host its users delete while it is reported down.
+DELETED_WHILE_DOWN = 3
 
 
 def _start(deployment, name: str):
@@ -103,6 +105,8 @@ def test_kill_compute_mid_build(deployment, placement_endpoint, fault_report, se
 def test_freeze_compute_past_service_down_time(
     deployment, placement_endpoint, fault_report
 ):
+    # Guests of servers deleted while their host was down are found soon.
+    deployment.compute_options["running_deleted_instance_poll_interval"] = 5
     admin, user = _start(deployment, "freeze")
     victim = deployment.hosts[0]
     load = harness.BootDeleteLoad(
@@ -126,6 +130,16 @@ def test_freeze_compute_past_service_down_time(
         # Its instances are kept while it is down.
         still = {i.uuid for i in _instances_of(deployment, admin, victim)}
         assert kept - load.deleted <= still
+        # Its users may delete them meanwhile: deleted here, their guests
+        # still on the frozen host.
+        active = [
+            i.uuid
+            for i in _instances_of(deployment, admin, victim)
+            if i.vm_state == vm_states.ACTIVE and i.uuid not in load.deleted
+        ][:DELETED_WHILE_DOWN]
+        assert active, f"no ACTIVE server on {victim} to delete"
+        for uuid in active:
+            load.delete(uuid)
     finally:
         deployment.signal(victim, signal.SIGCONT)
     cleared_at = thawed_at = time.monotonic()
@@ -145,6 +159,13 @@ def test_freeze_compute_past_service_down_time(
     harness.check_invariants(
         deployment, admin, load, placement_endpoint, report, cleared_at, 180
     )
+    # The host thawed destroys the guests of what was deleted without it.
+    wait_for(
+        lambda: not harness.orphan_guests(deployment, admin, load),
+        60,
+        "the guests of servers deleted while their host was down to go",
+    )
+    report.notes["servers deleted while their host was down"] = len(active)
     report.notes["guests of deleted servers"] = harness.orphan_guests(
         deployment, admin, load
     )
