@@ -157,12 +157,11 @@ class InstanceMappingList(base.ObjectListBase, base.NovaObject):
         return cls._get(context, models.InstanceMapping.cell_id == cell_id)
 
     @classmethod
-    def get_deleted_unscheduled(cls, context, since) -> InstanceMappingList:
-        """Mappings of servers deleted before they reached a cell (no cell,
-        queued for delete), deleted at ``since`` or later."""
+    def get_queued_for_delete_since(cls, context, since) -> InstanceMappingList:
+        """Mappings of servers whose delete was accepted (queued for
+        delete), changed at ``since`` or later."""
         return cls._get(
             context,
-            models.InstanceMapping.cell_id.is_(None),
             models.InstanceMapping.queued_for_delete.is_(True),
             models.InstanceMapping.updated_at >= since,
         )

@@ -14,7 +14,9 @@ After the fault clears, :func:`check_invariants` waits (within a bound) for:
 - Placement's allocations equal the live instances' flavors: no consumer
   that is not a live instance on that provider (a leak), no ACTIVE
   instance without its allocation (a loss). Read straight from Placement's
-  REST API, independently of nova's own client and of nova-manage.
+  REST API, independently of nova's own client and of nova-manage;
+- no guest left on a compute for a server whose delete was accepted
+  (:func:`settle` adds this to the others).
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from __future__ import annotations
 import collections
 import dataclasses
 import re
+import signal
 import threading
 import time
 from typing import Any
 
 import requests
+from oslo_utils import uuidutils
 
 from nova import context as nova_context
 from nova import exception, objects
@@ -152,6 +156,31 @@ class BootDeleteLoad:
             self.refused[uuid] = exc.format_message()
             return
         self.deleted.add(uuid)
+
+
+def start_two_computes(deployment, name: str, spawn_seconds: float):
+    """Every daemon, with two large fake computes whose spawns take
+    ``spawn_seconds``; (admin context, a member of a new project)."""
+    suffix = uuidutils.generate_uuid()[:8]
+    deployment.start_all(
+        [f"{name}-a-{suffix}", f"{name}-b-{suffix}"],
+        vcpus=128,
+        memory_mb=131072,
+        local_gb=1000,
+        spawn_seconds=spawn_seconds,
+    )
+    admin = nova_context.get_admin_context()
+    deployment.wait_for_computes(admin)
+    return admin, make_user(uuidutils.generate_uuid())
+
+
+def kill_and_restart(deployment, name: str, dead_seconds: float) -> float:
+    """``kill -9`` the daemon ``name``, start it again ``dead_seconds``
+    later; the time.monotonic() at which the fault cleared."""
+    deployment.signal(name, signal.SIGKILL)
+    time.sleep(dead_seconds)
+    deployment.restart(name)
+    return time.monotonic()
 
 
 def make_user(project: str):
@@ -331,3 +360,21 @@ def orphan_guests(deployment, admin, load: BootDeleteLoad) -> list[str]:
         for host in deployment.hosts
         for uuid in deployment.guests_on(admin, host, deleted)
     ]
+
+
+def settle(
+    deployment, admin, load, placement_endpoint, report, cleared_at, bound
+) -> FaultReport:
+    """:func:`check_invariants`, then the guests of deleted servers, given
+    the same bound to go."""
+    check_invariants(
+        deployment, admin, load, placement_endpoint, report, cleared_at, bound
+    )
+    while True:
+        guests = orphan_guests(deployment, admin, load)
+        if not guests or time.monotonic() - cleared_at > bound:
+            break
+        time.sleep(1.0)
+    report.notes["guests of deleted servers"] = guests
+    report.problems += [f"guest of deleted server {guest}" for guest in guests]
+    return report

@@ -8,7 +8,6 @@ import signal
 import time
 
 import pytest
-from oslo_utils import uuidutils
 
 from nova import context as nova_context
 from nova import objects, servicegroup
@@ -24,20 +23,6 @@ SPAWN_SECONDS = 1.0
 DEAD_SECONDS = 3
 # Servers of the frozen host its users delete while it is reported down.
 DELETED_WHILE_DOWN = 3
-
-
-def _start(deployment, name: str):
-    suffix = uuidutils.generate_uuid()[:8]
-    deployment.start_all(
-        [f"{name}-a-{suffix}", f"{name}-b-{suffix}"],
-        vcpus=128,
-        memory_mb=131072,
-        local_gb=1000,
-        spawn_seconds=SPAWN_SECONDS,
-    )
-    admin = nova_context.get_admin_context()
-    deployment.wait_for_computes(admin)
-    return admin, harness.make_user(uuidutils.generate_uuid())
 
 
 def _instances_of(deployment, admin, host: str, task_state=None):
@@ -61,7 +46,7 @@ def _service_up(deployment, admin, host: str) -> bool:
     ],
 )
 def test_kill_compute_mid_build(deployment, placement_endpoint, fault_report, servers):
-    admin, user = _start(deployment, "kill")
+    admin, user = harness.start_two_computes(deployment, "kill", SPAWN_SECONDS)
     victim = deployment.hosts[0]
     load = harness.BootDeleteLoad(
         deployment, user, make_flavor("fault", memory_mb=128), total=servers
@@ -72,25 +57,16 @@ def test_kill_compute_mid_build(deployment, placement_endpoint, fault_report, se
         90,
         f"a build spawning on {victim}",
     )
-    deployment.signal(victim, signal.SIGKILL)
-    time.sleep(DEAD_SECONDS)
-    deployment.restart(victim)
-    cleared_at = time.monotonic()
+    cleared_at = harness.kill_and_restart(deployment, victim, DEAD_SECONDS)
     load.wait()
 
     report = harness.FaultReport(
         f"kill -9 nova-compute mid-build ({len(spawning)} spawning), "
         f"restarted after {DEAD_SECONDS} s; {servers} servers"
     )
-    harness.check_invariants(
-        deployment, admin, load, placement_endpoint, report, cleared_at, 180
-    )
-    report.notes["guests of deleted servers"] = harness.orphan_guests(
-        deployment, admin, load
-    )
+    harness.settle(deployment, admin, load, placement_endpoint, report, cleared_at, 180)
     fault_report(report)
     assert report.problems == []
-    assert report.notes["guests of deleted servers"] == []
     # What was spawning when it died ended in ERROR, saying why (unless its
     # user deleted it meanwhile).
     for instance in spawning:
@@ -107,7 +83,7 @@ def test_freeze_compute_past_service_down_time(
 ):
     # Guests of servers deleted while their host was down are found soon.
     deployment.compute_options["running_deleted_instance_poll_interval"] = 5
-    admin, user = _start(deployment, "freeze")
+    admin, user = harness.start_two_computes(deployment, "freeze", SPAWN_SECONDS)
     victim = deployment.hosts[0]
     load = harness.BootDeleteLoad(
         deployment, user, make_flavor("fault", memory_mb=128), total=50
@@ -156,18 +132,8 @@ def test_freeze_compute_past_service_down_time(
     )
     report.notes["reported down after"] = f"{down_after:.1f} s"
     report.notes["up again after SIGCONT"] = f"{up_after:.1f} s"
-    harness.check_invariants(
-        deployment, admin, load, placement_endpoint, report, cleared_at, 180
-    )
     # The host thawed destroys the guests of what was deleted without it.
-    wait_for(
-        lambda: not harness.orphan_guests(deployment, admin, load),
-        60,
-        "the guests of servers deleted while their host was down to go",
-    )
+    harness.settle(deployment, admin, load, placement_endpoint, report, cleared_at, 180)
     report.notes["servers deleted while their host was down"] = len(active)
-    report.notes["guests of deleted servers"] = harness.orphan_guests(
-        deployment, admin, load
-    )
     fault_report(report)
     assert report.problems == []

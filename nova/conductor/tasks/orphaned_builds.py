@@ -7,9 +7,9 @@ the cell conductor for an alternate). Killed in between, a conductor or
 scheduler leaves the server in BUILD for good, holding its claim in
 Placement. Once such a build has waited longer than ``[conductor]
 orphaned_build_timeout``, no process will carry it on: it ends in ERROR
-with a fault saying why, and its claim goes back. A server deleted before
-it was scheduled while its conductor was dead may still hold the claim the
-scheduler made for that conductor: it goes back too.
+with a fault saying why, and its claim goes back. A server deleted while
+its conductor died may still hold a claim made for it: that goes back
+too.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import datetime
 from oslo_log import log as logging
 
 import nova.conf
+from nova import context as nova_context
 from nova import exception, objects
 from nova.compute import utils as compute_utils
 from nova.conductor.tasks import base
@@ -49,20 +50,41 @@ class OrphanedBuildsTask(base.TaskBase):
         ended = 0
         if CONF.api_database.connection:
             ended += self._bury_build_requests(cutoff)
-            self._release_claims_of_unscheduled_deletes(cutoff)
+            self._release_claims_of_deleted_servers(cutoff)
         return ended + self._fail_instances_without_host(cutoff)
 
-    def _release_claims_of_unscheduled_deletes(self, cutoff) -> None:
-        """A server deleted while a build request is in nobody's hands if
-        its conductor died mid-scheduling; the scheduler may still have
-        claimed for it. Its claim goes back, however late it was made (a
-        scheduler call expires after ``rpc_response_timeout``): every
-        server so deleted within the last few timeouts is looked at."""
+    def _release_claims_of_deleted_servers(self, cutoff) -> None:
+        """A server deleted while its build was in a conductor's hands may
+        keep a claim when that conductor dies: the scheduler claims for a
+        conductor that is gone, or the conductor dies between dropping the
+        deleted instance and giving its claim back. Every server deleted
+        within the last few timeouts whose instance is gone (or never
+        reached a cell) gives its claim back, however late it was made (a
+        scheduler call expires after ``rpc_response_timeout``)."""
         since = cutoff - datetime.timedelta(seconds=self.timeout * 2)
-        for mapping in objects.InstanceMappingList.get_deleted_unscheduled(
+        by_cell: dict[str, tuple] = {}
+        gone = []
+        for mapping in objects.InstanceMappingList.get_queued_for_delete_since(
             self.context, since
         ):
-            base.remove_allocations(self.context, mapping.instance_uuid)
+            cell = mapping.cell_mapping
+            if cell is None:
+                gone.append(mapping.instance_uuid)
+            else:
+                by_cell.setdefault(cell.uuid, (cell, []))[1].append(
+                    mapping.instance_uuid
+                )
+        for cell, uuids in by_cell.values():
+            with nova_context.target_cell(self.context, cell) as cctxt:
+                live = {
+                    instance.uuid
+                    for instance in objects.InstanceList.get_by_filters(
+                        cctxt, {"uuid": uuids, "deleted": False, "soft_deleted": True}
+                    )
+                }
+            gone += [uuid for uuid in uuids if uuid not in live]
+        for uuid in gone:
+            base.remove_allocations(self.context, uuid)
 
     def _bury_build_requests(self, cutoff: datetime.datetime) -> int:
         """Build requests older than ``cutoff``: one whose server never
