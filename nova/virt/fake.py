@@ -98,11 +98,11 @@ class FakeDriver(driver.ComputeDriver):
         block_device_info=None,
         power_on: bool = True,
     ) -> None:
+        time.sleep(CONF.fake_driver.spawn_seconds)
         if CONF.fake_driver.fail_spawn:
             raise exception.NovaException(
                 f"The fake hypervisor of {self._host} is set to fail spawns."
             )
-        time.sleep(CONF.fake_driver.spawn_seconds)
         state = power_state.RUNNING if power_on else power_state.SHUTDOWN
         with self._lock:
             self._guests[instance.uuid] = _guest_of(instance, state)
