@@ -88,10 +88,21 @@ def test_freeze_compute_past_service_down_time(
     load = harness.BootDeleteLoad(
         deployment, user, make_flavor("fault", memory_mb=128), total=50
     ).start()
+    # Frozen with servers built there (to delete while it is down) and
+    # builds still coming.
     wait_for(
-        lambda: len(_instances_of(deployment, admin, victim)) >= 5,
+        lambda: (
+            len(
+                [
+                    i
+                    for i in _instances_of(deployment, admin, victim)
+                    if i.vm_state == vm_states.ACTIVE
+                ]
+            )
+            >= DELETED_WHILE_DOWN + 2
+        ),
         90,
-        f"builds on {victim}",
+        f"servers ACTIVE on {victim}",
     )
     kept = {i.uuid for i in _instances_of(deployment, admin, victim)}
     deployment.signal(victim, signal.SIGSTOP)

@@ -93,8 +93,14 @@ def test_two_creates_race_for_the_last_slot(
             60,
             "the slot to be free again",
         )
-        for uuid in (first, *racers):
-            assert deployment.find_instance(admin, uuid)[1].deleted
+        round_servers = (first, *racers)
+        wait_for(
+            lambda servers=round_servers: all(
+                deployment.find_instance(admin, uuid)[1].deleted for uuid in servers
+            ),
+            60,
+            "the servers of the round to be deleted",
+        )
     report.final_states = {"ACTIVE (fillers and winners)": states[vm_states.ACTIVE]}
     report.final_states["ERROR (NoValidHost)"] = states.get(vm_states.ERROR, 0)
     report.final_states["deleted afterwards"] = report.deletes_accepted
