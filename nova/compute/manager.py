@@ -143,6 +143,16 @@ class ComputeManager(manager.Manager):
                     run_immediately=True,
                 )
             )
+        if CONF.running_deleted_instance_poll_interval > 0:
+            tasks.append(
+                manager.PeriodicTask(
+                    "cleanup_running_deleted_instances",
+                    self.delete.cleanup_running_deleted_instances,
+                    CONF.running_deleted_instance_poll_interval,
+                    # Deleted while this service was down: found at start.
+                    run_immediately=True,
+                )
+            )
         if CONF.reclaim_instance_interval > 0:
             tasks.append(
                 manager.PeriodicTask(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import traceback
 
+import oslo_messaging
 from oslo_log import log as logging
 
 from nova import exception, objects
@@ -12,10 +13,16 @@ LOG = logging.getLogger(__name__)
 
 
 def exception_message(exc: BaseException) -> str:
-    """What a user may read about ``exc``: a NovaException's message, or
-    only the type of any other error (its text may hold internals)."""
+    """What a user may read about ``exc``: a NovaException's message, what
+    a lost RPC reply means, or only the type of any other error (its text
+    may hold internals)."""
     if isinstance(exc, exception.NovaException):
         return exc.format_message()
+    if isinstance(exc, oslo_messaging.MessagingTimeout):
+        return (
+            "MessagingTimeout: a nova service did not answer in time (it may "
+            "have stopped while handling the request)"
+        )
     return type(exc).__name__
 
 

@@ -19,12 +19,20 @@ from oslo_utils import versionutils
 import nova.conf
 from nova import exception, manager, objects
 from nova.compute import rpcapi as compute_rpcapi
-from nova.conductor.tasks import reschedule, schedule_and_build, unshelve
+from nova.conductor.tasks import (
+    orphaned_builds,
+    reschedule,
+    schedule_and_build,
+    unshelve,
+)
 from nova.objects import base as objects_base
 from nova.scheduler import rpcapi as scheduler_rpcapi
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
+
+# Seconds between two looks for orphaned builds, at the least.
+ORPHAN_CHECK_MIN_SPACING = 5.0
 
 
 class ConductorManager(manager.Manager):
@@ -42,6 +50,29 @@ class ConductorManager(manager.Manager):
     def init_host(self, service_ref) -> None:
         role = "superconductor" if CONF.api_database.connection else "cell conductor"
         LOG.info("nova-conductor on %s runs as %s", self.host, role)
+
+    def periodic_tasks(self) -> list[manager.PeriodicTask]:
+        timeout = CONF.conductor.orphaned_build_timeout
+        if timeout <= 0:
+            return []
+        return [
+            manager.PeriodicTask(
+                "end_orphaned_builds",
+                self.end_orphaned_builds,
+                max(timeout / 4, ORPHAN_CHECK_MIN_SPACING),
+                # What a killed predecessor left is looked for at start.
+                run_immediately=True,
+            )
+        ]
+
+    def end_orphaned_builds(self, context) -> None:
+        """End the builds a dead conductor or scheduler left behind
+        (:mod:`nova.conductor.tasks.orphaned_builds`)."""
+        ended = orphaned_builds.OrphanedBuildsTask(
+            context, CONF.conductor.orphaned_build_timeout, self.host
+        ).execute()
+        if ended:
+            LOG.warning("Ended %d build(s) left behind mid-build", ended)
 
     @oslo_messaging.expected_exceptions(exception.NovaException)
     def object_class_action_versions(

@@ -13,6 +13,20 @@ conductor_opts = [
         help="Number of nova-conductor worker processes; the number of CPUs "
         "when unset.",
     ),
+    cfg.IntOpt(
+        "orphaned_build_timeout",
+        default=600,
+        min=0,
+        help="Seconds after which a build still waiting for the conductor "
+        "(a build request not yet in a cell) or for a host (an instance "
+        "BUILDING with no host) is taken as left behind by a conductor or "
+        "scheduler that died mid-build. Every conductor looks for them when "
+        "it starts and every quarter of this time after: the "
+        "superconductor buries such build requests in cell0, a cell's "
+        "conductor ends such instances, each in ERROR with a fault saying "
+        "why and its Placement claim given back. Longer than any normal "
+        "wait in the queues of a busy cloud; 0 disables it.",
+    ),
 ]
 
 

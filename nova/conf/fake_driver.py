@@ -23,6 +23,14 @@ fake_driver_opts = [
         "hypervisor would: builds are rescheduled to their alternates. "
         "For testing reschedules; only the fake driver reads it.",
     ),
+    cfg.FloatOpt(
+        "spawn_seconds",
+        default=0.0,
+        min=0.0,
+        help="How long a spawn on this fake host takes, as a real guest's "
+        "image download and boot would: gives tests of deletes, kills and "
+        "restarts during builds a window to hit. Only the fake driver reads it.",
+    ),
     cfg.PortOpt(
         "vnc_port",
         default=6969,

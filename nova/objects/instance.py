@@ -464,7 +464,10 @@ class Instance(base.NovaPersistentObject, base.NovaObject):
             deleted meanwhile.
         :raises UnexpectedTaskStateError: its task state is another one.
         :raises UnexpectedVMStateError: its vm_state is another one.
-        :raises InstanceNotFound: it was deleted.
+        :raises InstanceNotFound: it was deleted, or is being deleted in
+            place (vm_state DELETED) and the save expected a state: a
+            deleted instance is never written again, so that a build or an
+            action racing its delete cannot bring it back.
         """
         changes = self.obj_get_changes()
         columns = {
@@ -480,7 +483,9 @@ class Instance(base.NovaPersistentObject, base.NovaObject):
         with engines.transaction(self._context.db_connection) as session:
             if columns or checking:
                 columns.setdefault("updated_at", now)
-                stmt = sa.update(model).where(model.uuid == self.uuid)
+                stmt = sa.update(model).where(
+                    model.uuid == self.uuid, model.deleted == 0
+                )
                 if expected_task_state is not None:
                     stmt = stmt.where(
                         _state_condition(model.task_state, expected_task_state)
@@ -518,10 +523,10 @@ class Instance(base.NovaPersistentObject, base.NovaObject):
     def _raise_save_conflict(self, session, expected_vm_state, expected_task_state):
         current = session.execute(
             sa.select(models.Instance.vm_state, models.Instance.task_state).where(
-                models.Instance.uuid == self.uuid
+                models.Instance.uuid == self.uuid, models.Instance.deleted == 0
             )
         ).first()
-        if current is None:
+        if current is None or current.vm_state == vm_states.DELETED:
             raise exception.InstanceNotFound(instance_id=self.uuid)
         if expected_task_state is not None and current.task_state not in _as_list(
             expected_task_state

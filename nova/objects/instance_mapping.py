@@ -157,6 +157,16 @@ class InstanceMappingList(base.ObjectListBase, base.NovaObject):
         return cls._get(context, models.InstanceMapping.cell_id == cell_id)
 
     @classmethod
+    def get_queued_for_delete_since(cls, context, since) -> InstanceMappingList:
+        """Mappings of servers whose delete was accepted (queued for
+        delete), changed at ``since`` or later."""
+        return cls._get(
+            context,
+            models.InstanceMapping.queued_for_delete.is_(True),
+            models.InstanceMapping.updated_at >= since,
+        )
+
+    @classmethod
     def get_live_in_cell(
         cls, context, cell_id: int, project_id: str | None = None
     ) -> InstanceMappingList:

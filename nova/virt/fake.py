@@ -102,6 +102,7 @@ class FakeDriver(driver.ComputeDriver):
         block_device_info=None,
         power_on: bool = True,
     ) -> None:
+        time.sleep(CONF.fake_driver.spawn_seconds)
         if CONF.fake_driver.fail_spawn:
             raise exception.NovaException(
                 f"The fake hypervisor of {self._host} is set to fail spawns."

@@ -11,6 +11,7 @@ import placement_client.exception as placement_exc
 from nova import context as nova_context
 from nova import exception, objects, placement, policy, servicegroup
 from nova.compute.api import base
+from nova.compute.shelved_images import forget_shelved_image
 from nova.objects import base as obj_base
 from nova.policies import deferred_delete as deferred_delete_policies
 from nova.policies import servers as server_policies
@@ -18,6 +19,10 @@ from nova.states import machine, task_states, vm_states
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
+
+# Reads and compare-and-swaps of a delete racing its server's build.
+LOCAL_DELETE_ATTEMPTS = 3
+SHELVED_STATES = (vm_states.SHELVED, vm_states.SHELVED_OFFLOADED)
 
 
 class DeleteAPI(base.FlowAPI):
@@ -59,18 +64,62 @@ class DeleteAPI(base.FlowAPI):
             if mapping.cell_mapping is None:
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
         with nova_context.target_cell(context, mapping.cell_mapping) as cctxt:
-            cell_instance = objects.Instance.get_by_uuid(cctxt, instance.uuid)
-            if (
-                mapping.cell_mapping.is_cell0()
-                or not cell_instance.host
-                or not self._compute_is_up(cctxt, cell_instance.host)
-            ):
-                self._local_delete(cell_instance)
-                if cell_instance.host:
-                    self._deallocate_network(cctxt, cell_instance)
-            else:
-                self._terminate_on_host(cctxt, cell_instance)
+            self._delete_in_cell(cctxt, mapping, instance.uuid)
+        # The conductor may have created the instance in its cell but not yet
+        # retired its build request: it must not outlive the server.
+        try:
+            objects.BuildRequest.get_by_instance_uuid(context, instance.uuid).destroy()
+        except exception.BuildRequestNotFound:
+            pass
         self._queue_for_delete(mapping)
+
+    def _delete_in_cell(self, cctxt, mapping, instance_uuid: str) -> None:
+        """Delete the instance here when no running compute holds it, else
+        have its host terminate it.
+
+        A build races this: its host may take the instance between our read
+        and our write. The local delete is a compare-and-swap on the states
+        read, so a lost race is seen and the instance is read again and
+        handed to the host that took it.
+        """
+        for _attempt in range(LOCAL_DELETE_ATTEMPTS):
+            try:
+                cell_instance = objects.Instance.get_by_uuid(cctxt, instance_uuid)
+            except exception.InstanceNotFound:
+                return  # deleted meanwhile: what the caller asked for
+            if cell_instance.vm_state in SHELVED_STATES:
+                # The snapshot the shelve kept would outlive the server.
+                forget_shelved_image(cctxt, cell_instance)
+            if (
+                not mapping.cell_mapping.is_cell0()
+                and cell_instance.host
+                and self._compute_is_up(cctxt, cell_instance.host)
+            ):
+                self._terminate_on_host(cctxt, cell_instance)
+                return
+            try:
+                self._local_delete(cell_instance)
+            except (
+                exception.UnexpectedTaskStateError,
+                exception.UnexpectedVMStateError,
+                exception.ObjectActionError,
+            ) as exc:
+                LOG.info(
+                    "Instance %s changed while being deleted (%s); reading it again",
+                    instance_uuid,
+                    exc,
+                )
+            else:
+                if cell_instance.host:
+                    # A down host's ports are given back here instead.
+                    self._deallocate_network(cctxt, cell_instance)
+                return
+        raise exception.InstanceInvalidState(
+            instance_uuid=instance_uuid,
+            attr="task_state",
+            state=cell_instance.task_state,
+            method="delete",
+        )
 
     def _soft_delete(self, context, instance) -> bool:
         """Power the server off and keep it, resources and all, for
@@ -143,32 +192,40 @@ class DeleteAPI(base.FlowAPI):
 
     @staticmethod
     def _local_delete(instance) -> None:
-        """Delete an instance no running compute host can delete for us.
+        """Delete an instance no running compute host holds: never built
+        on one, buried in cell0, or its host's service is down.
 
-        The database rows are soft-deleted here; when the instance had a host
-        (whose compute service is down), its Placement allocations are given
-        back too, or they would hold that host's resources forever.
+        The rows are soft-deleted here, only if the instance is still in the
+        states read (a host claiming it for its build changes them), and
+        its Placement allocations are given back by consumer, whether or
+        not it had a host: the scheduler claims before any host takes it.
+
+        :raises UnexpectedTaskStateError, UnexpectedVMStateError,
+            ObjectActionError: it changed meanwhile; nothing was deleted.
         """
+        expected_vm_state, expected_task_state = instance.vm_state, instance.task_state
         instance.vm_state = vm_states.DELETED
         instance.task_state = None
         instance.terminated_at = obj_base.utcnow()
         try:
-            instance.save()
+            instance.save(
+                expected_vm_state=[expected_vm_state],
+                expected_task_state=[expected_task_state],
+            )
             instance.destroy()
         except exception.InstanceNotFound:
             pass
-        if instance.host:
-            try:
-                placement.client().remove_allocations(
-                    instance.uuid, context=instance._context
-                )
-            except placement_exc.PlacementClientError as exc:
-                LOG.warning(
-                    "Deleted instance %s but could not give back its "
-                    "allocations in Placement: %s",
-                    instance.uuid,
-                    exc,
-                )
+        try:
+            placement.client().remove_allocations(
+                instance.uuid, context=instance._context
+            )
+        except placement_exc.PlacementClientError as exc:
+            LOG.warning(
+                "Deleted instance %s but could not give back its "
+                "allocations in Placement: %s",
+                instance.uuid,
+                exc,
+            )
 
     def _deallocate_network(self, context, instance) -> None:
         """Give back the ports of an instance no compute will delete (its

@@ -113,12 +113,12 @@ class BuildFlow(base.Flow):
             instance.compute_id = compute_node.id
         group = _hard_policy_group(request_spec)
         if group is None:
-            instance.save(expected_task_state=list(machine.BUILD.task_states))
+            self._take_instance(instance)
         else:
             # Taking the host and checking the group in one step, builds of
             # one group on this host see each other (the first one wins).
             with self._group_locks(group.uuid):
-                instance.save(expected_task_state=list(machine.BUILD.task_states))
+                self._take_instance(instance)
                 self.validate_instance_group_policy(context, instance, group)
 
         selection = host_list[0] if host_list else None
@@ -209,6 +209,19 @@ class BuildFlow(base.Flow):
                 CONF.vif_plugging_timeout,
                 missing,
             )
+
+    @staticmethod
+    def _take_instance(instance) -> None:
+        """Record this host in the instance, only if it is still a build
+        waiting for one.
+
+        :raises InstanceNotFound: its user deleted it meanwhile (the build
+            stops and gives back what was claimed for it).
+        """
+        instance.save(
+            expected_vm_state=list(machine.BUILD.vm_states),
+            expected_task_state=list(machine.BUILD.task_states),
+        )
 
     def validate_instance_group_policy(self, context, instance, group) -> None:
         """The late check: the scheduler placed this build with what it

@@ -1,5 +1,6 @@
 """Deleting instances on this host: terminate, the soft delete and its
-restore, and the periodic reclaim of soft-deleted instances."""
+restore, the periodic reclaim of soft-deleted instances, and the guests
+still running for instances deleted without this host (it was down)."""
 
 from __future__ import annotations
 
@@ -91,3 +92,36 @@ class DeleteFlow(base.Flow):
             except (exception.InstanceNotFound, exception.InstanceInvalidState):
                 continue  # restored or deleted meanwhile
             self.terminate_instance(context, instance)
+
+    def cleanup_running_deleted_instances(self, context) -> None:
+        """Guests on this hypervisor whose instance was deleted for good
+        (by the API, while this host was down or frozen): handled as
+        ``running_deleted_instance_action`` says, once deleted longer than
+        ``running_deleted_instance_timeout`` seconds."""
+        action = CONF.running_deleted_instance_action
+        if action == "noop":
+            return
+        deadline = objects_base.utcnow() - datetime.timedelta(
+            seconds=CONF.running_deleted_instance_timeout
+        )
+        any_state = context.elevated(read_deleted="yes")
+        for uuid in self.driver.list_instance_uuids():
+            try:
+                instance = objects.Instance.get_by_uuid(any_state, uuid)
+            except exception.InstanceNotFound:
+                continue  # not a guest nova made
+            deleted_at = instance.deleted_at
+            if not instance.deleted or (
+                deleted_at is not None and deleted_at.replace(tzinfo=None) > deadline
+            ):
+                continue
+            with self.compute.instance_lock(uuid):
+                if action == "log":
+                    LOG.warning("Deleted instance %s still runs on %s", uuid, self.host)
+                elif action == "shutdown":
+                    LOG.info("Powering off deleted instance %s", uuid)
+                    self.power_off_for(instance, clean_shutdown=False)
+                else:
+                    LOG.info("Destroying the guest of deleted instance %s", uuid)
+                    self.driver.destroy(context, instance)
+                    self.deallocate_network(context, instance)

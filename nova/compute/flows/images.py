@@ -14,7 +14,7 @@ import nova.conf
 from nova import exception, objects
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
-from nova.compute.flows.shelved_images import forget_shelved_image
+from nova.compute.shelved_images import forget_shelved_image
 from nova.image import api as image_api
 from nova.objects import base as objects_base
 from nova.states import machine, power_state, task_states, vm_states

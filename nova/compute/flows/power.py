@@ -4,7 +4,7 @@ unpause, suspend, resume; each ends as its state machine row says."""
 from __future__ import annotations
 
 from nova.compute.flows import base
-from nova.compute.flows.shelved_images import forget_shelved_image
+from nova.compute.shelved_images import forget_shelved_image
 from nova.states import machine
 
 # A hard reboot may take over a soft one that is still running (and a

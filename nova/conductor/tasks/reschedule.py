@@ -13,9 +13,10 @@ import json
 
 from oslo_log import log as logging
 
-from nova import placement
+from nova import exception, objects, placement
 from nova.compute import build_retry
 from nova.conductor.tasks import base
+from nova.states import vm_states
 
 LOG = logging.getLogger(__name__)
 
@@ -43,7 +44,14 @@ class RescheduleTask(base.TaskBase):
         self.claimed = False
 
     def _execute(self) -> None:
+        if self._deleted():
+            return
         selection = self._claim_alternate()
+        if self._deleted():
+            # Deleted while we claimed: the delete gave back what it saw,
+            # our claim came after it.
+            base.remove_allocations(self.context, self.instance.uuid)
+            return
         LOG.info(
             "Instance %s is rescheduled to %s (%s)",
             self.instance.uuid,
@@ -60,6 +68,20 @@ class RescheduleTask(base.TaskBase):
             limits=selection.limits,
             host_list=[selection, *self.alternates],
         )
+
+    def _deleted(self) -> bool:
+        """Whether the user deleted the instance while its build was
+        between hosts (it has none then, so the delete was done in place)."""
+        try:
+            current = objects.Instance.get_by_uuid(self.context, self.instance.uuid)
+        except exception.InstanceNotFound:
+            current = None
+        if current is None or current.vm_state == vm_states.DELETED:
+            LOG.info(
+                "Instance %s was deleted during its reschedule", self.instance.uuid
+            )
+            return True
+        return False
 
     def _claim_alternate(self):
         """Pop alternates until one is claimed for the instance.

@@ -50,6 +50,9 @@ class ScheduleAndBuildTask(base.TaskBase):
         self.host = host
 
     def _execute(self) -> None:
+        self._drop_deleted()
+        if not self.build_requests:
+            return
         builds = list(
             zip(
                 self.build_requests,
@@ -76,6 +79,28 @@ class ScheduleAndBuildTask(base.TaskBase):
                 LOG.exception(
                     "Failed to build instance %s", build_request.instance_uuid
                 )
+
+    def _drop_deleted(self) -> None:
+        """Forget the servers deleted since the request was accepted (their
+        build requests are gone), so that nothing is claimed for them. One
+        deleted later is caught when its build request is retired."""
+        kept = []
+        for build_request, request_spec in zip(
+            self.build_requests, self.request_specs, strict=True
+        ):
+            try:
+                objects.BuildRequest.get_by_instance_uuid(
+                    self.context, build_request.instance_uuid
+                )
+            except exception.BuildRequestNotFound:
+                LOG.info(
+                    "Instance %s was deleted before it was scheduled",
+                    build_request.instance_uuid,
+                )
+                continue
+            kept.append((build_request, request_spec))
+        self.build_requests = [build_request for build_request, _ in kept]
+        self.request_specs = [request_spec for _, request_spec in kept]
 
     def _select_destinations(self) -> list[list]:
         """A host list (the chosen host, then alternates) per instance,
@@ -143,9 +168,13 @@ class BuildInCellTask(base.TaskBase):
             try:
                 self.build_request.destroy()
             except exception.BuildRequestNotFound:
-                # The user deleted the server while it was being scheduled.
+                # The user deleted the server while it was being scheduled:
+                # our claim and the instance just created go.
                 LOG.info("Instance %s was deleted before its build", uuid)
-                instance.destroy()
+                try:
+                    instance.destroy()
+                except exception.InstanceNotFound:
+                    pass  # the delete found it in its cell first
                 base.remove_allocations(self.context, uuid)
                 return
             self.handed_over = True

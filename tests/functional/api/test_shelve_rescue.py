@@ -296,6 +296,25 @@ def test_shelve_offload_and_unshelve(cloud, openstack_services, placement_endpoi
 
 
 @pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
+def test_delete_shelved_offloaded_deletes_its_image(
+    cloud, openstack_services, placement_endpoint
+):
+    uuid = _boot(cloud, name="shelved-then-deleted")
+    assert _action(cloud, uuid, {"shelve": None}).status_code == 202
+    offloaded = _settled(cloud, uuid, vm_states.SHELVED_OFFLOADED)
+    image_id = offloaded.system_metadata["shelved_image_id"]
+    assert _glance_image(openstack_services, image_id)["status"] == "active"
+
+    response = cloud.api.delete(f"/v2.1/servers/{uuid}")
+    assert response.status_code == 204, response.text
+    # The snapshot the shelve kept goes with its server (deleted in place:
+    # an offloaded server has no host).
+    assert _glance_image(openstack_services, image_id) is None
+    assert cloud.find_instance(cloud.admin, uuid)[1].deleted
+    assert _usages(placement_endpoint, cloud.project) == {}
+
+
+@pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
 def test_shelve_refusals(cloud):
     uuid = _boot(cloud, name="refused")
     refusals = [

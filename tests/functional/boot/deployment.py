@@ -26,7 +26,7 @@ from oslo_utils import uuidutils
 
 import nova.conf
 from nova import context as nova_context
-from nova import objects, rpc
+from nova import exception, objects, rpc
 from nova.conductor import api as conductor_api
 from nova.db import engines, migration
 from nova.states import power_state, task_states, vm_states
@@ -110,6 +110,12 @@ class Deployment:
     glance: dict[str, Any] = dataclasses.field(default_factory=dict)
     # More sections every service gets (e.g. [upgrade_levels]).
     common_options: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+    # More [DEFAULT] options every service gets (e.g. rpc_response_timeout).
+    default_options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    # How each process was started (daemon, config files), to restart it.
+    commands: dict[str, tuple[str, tuple[Path, ...]]] = dataclasses.field(
+        default_factory=dict
+    )
 
     # -- configuration ------------------------------------------------------
 
@@ -132,6 +138,7 @@ class Deployment:
             "service_down_time": self.service_down_time,
             "graceful_shutdown_timeout": 10,
             "debug": True,
+            **self.default_options,
         }
 
     def write_configs(self) -> None:
@@ -207,6 +214,7 @@ class Deployment:
     # -- processes ----------------------------------------------------------
 
     def start(self, name: str, daemon: str, *config_files: Path) -> None:
+        self.commands[name] = (daemon, config_files)
         args = [sys.executable, "-m", f"nova.cmd.{daemon}"]
         for path in config_files:
             args += ["--config-file", str(path)]
@@ -260,6 +268,16 @@ class Deployment:
         small_conf = self.compute_config(small, vcpus=16, memory_mb=8192, local_gb=100)
         self.start(small, "compute", cell_conf, small_conf)
         self.wait_for_computes(nova_context.get_admin_context())
+
+    def restart(self, name: str) -> None:
+        """Start ``name`` again as it was started, once it has exited."""
+        self.processes[name].wait(timeout=30)
+        daemon, config_files = self.commands[name]
+        self.start(name, daemon, *config_files)
+
+    def signal(self, name: str, signum: int) -> None:
+        """Send ``signum`` (SIGKILL, SIGSTOP, SIGCONT ...) to ``name``."""
+        self.processes[name].send_signal(signum)
 
     def stop(self, name: str, timeout: float = 30) -> int:
         """SIGTERM the process and return its exit status."""
@@ -319,9 +337,13 @@ class Deployment:
 
     # -- what nova-api does -------------------------------------------------
 
-    def boot(self, context, flavor, count: int = 1, name: str = "server") -> list[str]:
+    def boot(
+        self, context, flavor, count: int = 1, name: str = "server", cast: bool = True
+    ) -> list[str]:
         """Accept ``count`` servers of ``flavor`` as nova-api does and hand
-        them to the superconductor; returns their uuids."""
+        them to the superconductor (unless not ``cast``: as if the
+        superconductor had taken the message and died); returns their
+        uuids."""
         image = {"id": uuidutils.generate_uuid(), "name": "cirros", "properties": {}}
         reservation_id = "r-" + uuidutils.generate_uuid()[:8]
         build_requests, request_specs = [], []
@@ -347,6 +369,7 @@ class Deployment:
                 task_state=task_states.SCHEDULING,
                 power_state=power_state.NOSTATE,
                 launch_index=index,
+                locked=False,
                 reservation_id=reservation_id,
                 metadata={},
                 system_metadata={},
@@ -376,6 +399,8 @@ class Deployment:
             ).create()
             build_requests.append(build_request)
             request_specs.append(spec)
+        if not cast:
+            return [br.instance_uuid for br in build_requests]
         conductor_api.ComputeTaskAPI().schedule_and_build_instances(
             context,
             build_requests=build_requests,
@@ -414,6 +439,24 @@ class Deployment:
             return None
 
         return wait_for(settled, timeout, f"instances to reach {states}")
+
+    def guests_on(self, context, host: str, uuids: list[str]) -> list[str]:
+        """Which of ``uuids`` have a running guest on ``host``'s hypervisor,
+        asked of that nova-compute over RPC (its diagnostics answer only for
+        a running guest)."""
+        from nova.compute import rpcapi as compute_rpcapi
+
+        rpcapi = compute_rpcapi.ComputeAPI()
+        found = []
+        with nova_context.target_cell(context, self.cell1) as cctxt:
+            for uuid in uuids:
+                probe = objects.Instance(cctxt, uuid=uuid, host=host)
+                try:
+                    rpcapi.get_diagnostics(cctxt, probe)
+                except exception.InstanceInvalidState:
+                    continue
+                found.append(uuid)
+        return found
 
     def delete(self, context, uuid: str) -> None:
         """Delete an instance that is on a host, as nova-api does."""

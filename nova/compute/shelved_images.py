@@ -1,4 +1,6 @@
-"""The image a shelve made, as its instance remembers it."""
+"""The image a shelve made, as its instance remembers it: the compute
+forgets it when the server is unshelved, the compute API when the server
+is deleted."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ def forget_shelved_image(context, instance) -> None:
         image_api.get_image_api().delete(context, image_id)
     except exception.ImageNotFound:
         pass
-    except Exception:  # the server is back; the image is only litter
+    except Exception:  # the server is back or gone; the image is only litter
         LOG.exception("Could not delete the shelved image %s", image_id)
     for key in SHELVED_KEYS:
         sysmeta.pop(key, None)
