@@ -8,6 +8,7 @@ from typing import Any
 
 import nova.conf
 from nova import exception, policy
+from nova.api.openstack import validation
 from nova.api.openstack.request import Request
 from nova.compute.api import servers as server_api
 from nova.states import vm_states
@@ -18,11 +19,11 @@ CONF = nova.conf.CONF
 def limit_and_marker(req: Request) -> tuple[int, str | None]:
     """The page size (capped at ``[api] max_limit``) and the marker.
 
-    Both are validated by the query schemas before this is called.
+    :raises InvalidInput: a limit that is not a non-negative integer.
     """
     limit = CONF.api.max_limit
     if "limit" in req.GET:
-        limit = min(int(req.GET["limit"]), limit)
+        limit = min(validation.validate_integer(req.GET["limit"], "limit", 0), limit)
     return limit, req.GET.get("marker")
 
 
