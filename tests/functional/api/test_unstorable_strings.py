@@ -1,0 +1,68 @@
+"""Strings no database column can hold (a lone UTF-16 surrogate, NUL) are
+a 400 on every backend, before anything is written: on MariaDB and
+PostgreSQL they used to fail at the insert as a 500."""
+
+from __future__ import annotations
+
+import pytest
+
+from nova import context as nova_context
+from nova import objects
+from tests.functional.api.conftest import ADMIN, DEMO, fault
+from tests.functional.api.test_hostile_input import _row_counts, _send
+from tests.functional.api.test_servers import _in_cell
+
+SURROGATE = '"\\ud800"'
+NUL = '"a\\u0000b"'
+
+
+@pytest.fixture
+def server(nova_conf, flavor):
+    return _in_cell(nova_conf, "cell1", metadata={"a": "1"})
+
+
+@pytest.fixture
+def aggregate(nova_conf):
+    context = nova_context.get_admin_context()
+    created = objects.Aggregate(context, name="agg-unstorable")
+    created.create()
+    return created
+
+
+def _cases(server_id: str, aggregate_id: int, text: str):
+    base = f"/v2.1/servers/{server_id}"
+    return [
+        ("POST", f"{base}/metadata", f'{{"metadata": {{"k": {text}}}}}', DEMO, "2.1"),
+        ("PUT", f"{base}/metadata/k", f'{{"meta": {{"k": {text}}}}}', DEMO, "2.1"),
+        ("PUT", f"{base}/tags", f'{{"tags": [{text}]}}', DEMO, "2.26"),
+        ("PUT", base, f'{{"server": {{"name": {text}}}}}', DEMO, "2.1"),
+        ("POST", f"{base}/action", f'{{"lock": {{"locked_reason": {text}}}}}',
+         DEMO, "2.73"),
+        ("POST", "/v2.1/flavors/1/os-extra_specs",
+         f'{{"extra_specs": {{"hw:cpu_policy": {text}}}}}', ADMIN, "2.1"),
+        ("PUT", "/v2.1/flavors/1/os-extra_specs/k", f'{{"k": {text}}}', ADMIN, "2.1"),
+        ("POST", f"/v2.1/os-aggregates/{aggregate_id}/action",
+         f'{{"set_metadata": {{"metadata": {{"k": {text}}}}}}}', ADMIN, "2.1"),
+        ("POST", "/v2.1/os-keypairs",
+         f'{{"keypair": {{"name": "k", "public_key": {text}}}}}', DEMO, "2.1"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [(SURROGATE, "lone UTF-16 surrogate"), (NUL, "NUL character")],
+    ids=["surrogate", "nul"],
+)
+def test_unstorable_strings_are_400_and_write_nothing(
+    api, nova_conf, server, aggregate, text, reason
+):
+    before = _row_counts(nova_conf)
+    for method, path, body, token, version in _cases(server.uuid, aggregate.id, text):
+        response = _send(api, method, path, body, token, version)
+        assert response.status_code == 400, (path, body, response.text)
+        assert fault(response) == (
+            "badRequest",
+            400,
+            f"Malformed message body: a string holds a {reason}",
+        )
+    assert _row_counts(nova_conf) == before
