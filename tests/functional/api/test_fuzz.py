@@ -1,0 +1,305 @@
+"""Hostile requests at every route of the routing table (hypothesis).
+
+For each route group (the first path segment under ``/v2.1``), requests
+are drawn for the group's (template, method) pairs: path parameters that
+name real objects or are garbage, query strings of arbitrary bytes,
+microversion and content-type headers that are right or wrong, and bodies
+that are JSON built from the words of our request schemas, arbitrary JSON,
+or arbitrary bytes. Every answer must be below 500, and a 4xx must be
+Nova's fault body and at most 1 MiB.
+
+The budget is ``NOVA_FUZZ_EXAMPLES`` requests per (template, method)
+(default 8: the whole table in well under two minutes). Runs are
+derandomized (the same requests every time) unless ``NOVA_FUZZ_RANDOM=1``,
+so CI does not flake on a new find; a larger random run is e.g.
+``NOVA_FUZZ_EXAMPLES=200 NOVA_FUZZ_RANDOM=1 pytest tests/functional/api/test_fuzz.py``.
+``NOVA_FUZZ_STATS=FILE`` appends each request's group, method, template
+and status to FILE, to see how deep the draws get.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pkgutil
+import re
+import uuid
+from urllib.parse import quote, quote_from_bytes
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nova import context as nova_context
+from nova import objects
+from nova.api.openstack.compute import (
+    aggregates,
+    flavor_access,
+    routes,
+    schemas,
+    server_actions,
+)
+from nova.compute.api import base as compute_base
+from tests.functional.api.conftest import ADMIN, DEMO, _create_image
+from tests.functional.api.test_servers import _in_cell
+
+pytestmark = pytest.mark.parametrize("cloud_databases", ["sqlite"], indirect=True)
+
+EXAMPLES_PER_ROUTE = int(os.environ.get("NOVA_FUZZ_EXAMPLES", "8"))
+RANDOM = os.environ.get("NOVA_FUZZ_RANDOM") == "1"
+MAX_ERROR_BODY = 1024 * 1024
+_PARAM = re.compile(r"\{(\w+)\}")
+
+
+# -- the routing table, grouped ----------------------------------------------
+
+
+def _group(template: str) -> str:
+    rest = template.removeprefix(routes.V21).strip("/")
+    return rest.split("/", 1)[0] or "versions"
+
+
+ROUTE_GROUPS: dict[str, list[tuple[str, str]]] = {}
+for _template, _methods in routes.ROUTES.items():
+    for _method in _methods:
+        ROUTE_GROUPS.setdefault(_group(_template), []).append((_template, _method))
+
+
+# -- the words of our schemas ---------------------------------------------------
+
+
+def _property_names(schema, depth: int = 0) -> set[str]:
+    names: set[str] = set()
+    if depth > 4 or not isinstance(schema, dict):
+        return names
+    for key in ("properties", "patternProperties"):
+        for name, sub in (schema.get(key) or {}).items():
+            if key == "properties":
+                names.add(name)
+            names |= _property_names(sub, depth + 1)
+    for key in ("items", "additionalProperties"):
+        names |= _property_names(schema.get(key), depth + 1)
+    for key in ("oneOf", "anyOf", "allOf"):
+        for sub in schema.get(key) or []:
+            names |= _property_names(sub, depth + 1)
+    return names
+
+
+def _schema_words() -> list[str]:
+    words = set(server_actions.ACTIONS) | set(aggregates._ACTIONS)
+    words |= set(flavor_access._ACTIONS)
+    for module_info in pkgutil.iter_modules(schemas.__path__):
+        module = importlib.import_module(f"{schemas.__name__}.{module_info.name}")
+        for value in vars(module).values():
+            words |= _property_names(value)
+    return sorted(words)
+
+
+WORDS = _schema_words()
+
+# -- strategies -------------------------------------------------------------------
+
+_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
+_numbers = st.sampled_from(
+    ["0", "-1", "1", "2147483648", "1e41", "1e400", "-0.0", "9" * 400, "9" * 5000]
+)
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    _text,
+    _numbers,
+    st.sampled_from(["", " ", "abc", "auto", "none", "HARD", "AUTO", "x" * 300]),
+)
+
+
+def _json_values(ids: list[str]):
+    leaves = st.one_of(_scalars, st.sampled_from(ids))
+    return st.recursive(
+        leaves,
+        lambda children: st.one_of(
+            st.lists(children, max_size=4),
+            st.dictionaries(
+                st.one_of(st.sampled_from(WORDS), _text), children, max_size=4
+            ),
+        ),
+        max_leaves=12,
+    )
+
+
+def _structured_bodies(ids: list[str]):
+    """``{word: {word: value, ...}}``: shaped like our requests, so the
+    draws get past the first schema check and into the handlers."""
+    values = _json_values(ids)
+    inner = st.one_of(
+        st.dictionaries(st.sampled_from(WORDS), values, max_size=5),
+        values,
+    )
+    return st.dictionaries(st.sampled_from(WORDS), inner, min_size=1, max_size=2).map(
+        lambda body: json.dumps(body).encode()
+    )
+
+
+_raw_bodies = st.one_of(
+    st.binary(max_size=200),
+    st.integers(min_value=1, max_value=3000).map(lambda n: b"[" * n + b"]" * n),
+    st.sampled_from(
+        [
+            b"{",
+            b'{"a": NaN}',
+            b'{"server": {"name": "\\ud800"}}',
+            b'{"metadata": {"k": "a\\u0000"}}',
+            b"null",
+            b"[]",
+            b'"x"',
+            b"\xff\xfe",
+        ]
+    ),
+)
+
+
+def _bodies(ids: list[str]):
+    return st.one_of(
+        st.none(),
+        _structured_bodies(ids),
+        _json_values(ids).map(lambda value: json.dumps(value).encode()),
+        _raw_bodies,
+    )
+
+
+_versions = st.one_of(
+    st.none(),
+    st.integers(min_value=0, max_value=120).map(lambda minor: f"compute 2.{minor}"),
+    st.sampled_from(["compute latest", "compute 3.0", "compute 2", "compute", "2.1"]),
+    st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=20).map(
+        lambda text: f"compute {text}"
+    ),
+)
+_content_types = st.sampled_from(
+    [None, "application/json", "text/plain", "application/xml", "multipart/x; a"]
+)
+_query_parts = st.one_of(
+    st.tuples(st.sampled_from(WORDS), _text).map(
+        lambda pair: f"{pair[0]}={quote(pair[1], safe='')}"
+    ),
+    st.tuples(st.sampled_from(WORDS), _numbers).map(lambda pair: "=".join(pair)),
+    st.binary(max_size=20).map(lambda raw: quote_from_bytes(raw, safe="=&")),
+)
+_queries = st.lists(_query_parts, max_size=4).map("&".join)
+
+
+def _path_values(real: dict[str, str], name: str):
+    garbage = st.one_of(
+        _text.filter(bool).map(lambda text: quote(text, safe="")),
+        _numbers,
+        st.just(str(uuid.uuid4())),
+    )
+    if name in real:
+        return st.one_of(st.just(real[name]), garbage)
+    return garbage
+
+
+# -- the cloud under fire -------------------------------------------------------
+
+
+class _AnyCallDouble:
+    """Stands in for the superconductor and the computes: accepts any call
+    (a request the fuzz gets right reaches them) and answers an empty dict,
+    the shape of what the RPC calls return (diagnostics, consoles)."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: {}
+
+
+@pytest.fixture
+def fuzz_image(openstack_services, glance):
+    """An image of the fuzz's own: a drawn DELETE may remove it."""
+    session = openstack_services.session()
+    url = openstack_services.glance_url
+    image_id = _create_image(session, url, b"x", name="fuzz", visibility="public")
+    yield image_id
+    session.delete(f"{url}/v2/images/{image_id}", raise_exc=False)
+
+
+@pytest.fixture
+def targets(nova_conf, flavor, fuzz_image, monkeypatch) -> dict[str, str]:
+    """Real objects for path parameters to name."""
+    double = _AnyCallDouble()
+    monkeypatch.setattr(
+        compute_base.FlowAPI, "_compute_task_api", staticmethod(lambda: double)
+    )
+    monkeypatch.setattr(
+        compute_base.FlowAPI, "_compute_rpcapi", staticmethod(lambda: double)
+    )
+    server = _in_cell(nova_conf, "cell1", metadata={"a": "1"})
+    context = nova_context.get_admin_context()
+    aggregate = objects.Aggregate(context, name="fuzz-agg")
+    aggregate.create()
+    return {
+        "server_id": server.uuid,
+        "flavor_id": "1",
+        "aggregate_id": str(aggregate.id),
+        "image_id": fuzz_image,
+        "tenant_id": "demo",
+        "id": "default",
+        "key": "a",
+        "tag": "a",
+    }
+
+
+def _assert_answer(response, method: str, path: str) -> None:
+    where = f"{method} {path[:200]} -> {response.status_code}: {response.text[:500]}"
+    assert response.status_code < 500, where
+    if response.status_code >= 400:
+        assert len(response.content) <= MAX_ERROR_BODY, where
+        body = response.json()
+        assert len(body) == 1, where
+        (fault,) = body.values()
+        assert fault["code"] == response.status_code, where
+        assert isinstance(fault["message"], str), where
+
+
+@pytest.mark.parametrize("group", sorted(ROUTE_GROUPS))
+def test_no_route_answers_a_hostile_request_with_a_5xx(api, targets, group):
+    pairs = ROUTE_GROUPS[group]
+    ids = sorted(set(targets.values()))
+
+    @settings(
+        max_examples=EXAMPLES_PER_ROUTE * len(pairs),
+        deadline=None,
+        derandomize=not RANDOM,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(data=st.data())
+    def fire(data):
+        template, method = data.draw(st.sampled_from(pairs), label="route")
+        path = _PARAM.sub(
+            lambda found: data.draw(
+                _path_values(targets, found.group(1)), label=found.group(1)
+            ),
+            template,
+        )
+        query = data.draw(_queries, label="query")
+        headers = {"X-Auth-Token": data.draw(st.sampled_from([ADMIN, DEMO]))}
+        version = data.draw(_versions, label="version")
+        if version is not None:
+            headers["OpenStack-API-Version"] = version
+        content_type = data.draw(_content_types, label="content type")
+        if content_type is not None:
+            headers["Content-Type"] = content_type
+        body = (
+            data.draw(_bodies(ids), label="body") if method in ("POST", "PUT") else None
+        )
+        url = path + (f"?{query}" if query else "")
+        response = api.session.request(
+            method, api.base_url + url, headers=headers, data=body, timeout=60
+        )
+        _assert_answer(response, method, url)
+        if os.environ.get("NOVA_FUZZ_STATS"):
+            with open(os.environ["NOVA_FUZZ_STATS"], "a") as stats:
+                stats.write(f"{group} {method} {template} {response.status_code}\n")
+
+    fire()
