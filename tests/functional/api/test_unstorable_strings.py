@@ -66,3 +66,23 @@ def test_unstorable_strings_are_400_and_write_nothing(
             f"Malformed message body: a string holds a {reason}",
         )
     assert _row_counts(nova_conf) == before
+
+
+def test_a_nul_in_a_path_parameter_matches_no_route(api, nova_conf, server):
+    # PostgreSQL refuses NUL in any query: these were 500s there.
+    for path in (
+        "/v2.1/servers/a%00b",
+        f"/v2.1/servers/{server.uuid}/metadata/a%00b",
+        "/v2.1/os-keypairs/a%00b",
+        "/v2.1/flavors/a%00b",
+        "/v2.1/flavors/a%00b/os-flavor-access",
+        "/v2.1/os-server-groups/a%00b",
+        "/v2.1/os-quota-sets/a%00b",
+    ):
+        for method in ("GET", "DELETE"):
+            response = _send(api, method, path, token=ADMIN)
+            assert fault(response) == (
+                "itemNotFound",
+                404,
+                "The resource could not be found.",
+            ), (method, path, response.text)
