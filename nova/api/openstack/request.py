@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import webob
@@ -68,7 +69,8 @@ class Request(webob.Request):
         :raises InvalidContentType: for a body that claims not to be JSON.
         :raises MalformedRequestBody: for a body that does not parse, nests
             deeper than Python can follow, or holds what no database column
-            can store: ``NaN``/``Infinity``, a lone UTF-16 surrogate or NUL.
+            can store: ``NaN``/``Infinity`` (or a float past its range), a
+            lone UTF-16 surrogate or NUL.
         """
         if "nova.json_body" in self.environ:
             return self.environ["nova.json_body"]
@@ -79,7 +81,9 @@ class Request(webob.Request):
         if content_type and content_type not in (*JSON_CONTENT_TYPES, "text/plain"):
             raise exception.InvalidContentType(content_type=content_type)
         try:
-            decoded = json.loads(self.body, parse_constant=_refuse_constant)
+            decoded = json.loads(
+                self.body, parse_constant=_refuse_constant, parse_float=_finite_float
+            )
         except (ValueError, RecursionError) as exc:
             raise exception.MalformedRequestBody(
                 reason="cannot understand JSON"
@@ -93,6 +97,14 @@ def _refuse_constant(name: str):
     # json accepts NaN, Infinity and -Infinity, which are not JSON (RFC 8259)
     # and pass every minimum/maximum check of a schema.
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    # 1e400 is valid JSON, but as a float it is Infinity.
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is out of a float's range")
+    return number
 
 
 def _unstorable(text: str) -> str | None:

@@ -86,7 +86,8 @@ def _is_printable(instance) -> bool:
 def _number_from_string(instance):
     """The number an integer-like (or float-like) string stands for, so that
     ``minimum``/``maximum`` hold for ``"0"`` as for ``0``, as upstream's
-    validator has it; None for anything else."""
+    validator has it. Other strings give None (no bound to check); anything
+    else is returned as it is, for the keyword's own type check."""
     if not isinstance(instance, str):
         return instance
     try:

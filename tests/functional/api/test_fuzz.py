@@ -350,6 +350,7 @@ def _path_values(real: dict[str, str], name: str):
     garbage = st.one_of(
         _text.filter(bool).map(lambda text: quote(text, safe="")),
         _numbers,
+        st.sampled_from(["a%00b", "%00", "..", "%2E%2E", "%2F", "%20", "a%3Fb", "-1"]),
         st.just(str(uuid.uuid4())),
     )
     if name in real:
@@ -442,10 +443,12 @@ def test_no_route_answers_a_hostile_request_with_a_5xx(api, targets, group):
         headers = {"X-Auth-Token": data.draw(st.sampled_from([ADMIN, DEMO]))}
         version = data.draw(_versions, label="version")
         if version is not None:
-            headers["OpenStack-API-Version"] = version
+            headers["OpenStack-API-Version"] = version.strip()
         if data.draw(st.sampled_from([False, False, False, True]), label="legacy"):
             legacy = data.draw(_versions) or ""
-            headers["X-OpenStack-Nova-API-Version"] = legacy.removeprefix("compute ")
+            headers["X-OpenStack-Nova-API-Version"] = legacy.removeprefix(
+                "compute "
+            ).strip()
         content_type = data.draw(_content_types, label="content type")
         if content_type is not None:
             headers["Content-Type"] = content_type

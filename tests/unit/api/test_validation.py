@@ -193,6 +193,7 @@ def test_validate_integer_converts_strings():
         (b"[" * 100_000 + b"]" * 100_000, "cannot understand JSON"),
         (b'{"rxtx_factor": NaN}', "cannot understand JSON"),
         (b'{"a": [-Infinity]}', "cannot understand JSON"),
+        (b'{"rxtx_factor": 1e400}', "cannot understand JSON"),
         (b'{"metadata": {"a": "\\ud800"}}', "a string holds a lone UTF-16 surrogate"),
         (b'{"metadata": {"\\udfff": "a"}}', "a string holds a lone UTF-16 surrogate"),
         (b'{"tags": ["a\\u0000"]}', "a string holds a NUL character"),
