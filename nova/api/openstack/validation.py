@@ -157,6 +157,18 @@ def validate_integer(
         raise exception.InvalidInput(reason=str(exc)) from exc
 
 
+def check_string_length(value: str, name: str, max_length: int = 255) -> None:
+    """Refuse a string longer than the column it goes to (upstream's
+    message); for ids taken from the URL, which no schema sees.
+
+    :raises ValidationError: ``value`` is longer than ``max_length``.
+    """
+    if len(value) > max_length:
+        raise exception.ValidationError(
+            detail=f"{name} has more than {max_length} characters."
+        )
+
+
 def _in_range(req, min_version: str, max_version: str | None) -> bool:
     return req.is_supported(min_version, max_version)
 

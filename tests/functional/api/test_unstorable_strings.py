@@ -86,3 +86,29 @@ def test_a_nul_in_a_path_parameter_matches_no_route(api, nova_conf, server):
                 404,
                 "The resource could not be found.",
             ), (method, path, response.text)
+
+
+def test_ids_from_the_url_longer_than_their_column_are_400(api, nova_conf):
+    # MariaDB refuses a 300-character project id or class name: a 500 there.
+    long_id = "a" * 300
+    before = _row_counts(nova_conf)
+    for path, body, name in (
+        (f"/v2.1/os-quota-sets/{long_id}", '{"quota_set": {"cores": 1}}', "project_id"),
+        (
+            f"/v2.1/os-quota-sets/demo?user_id={long_id}",
+            '{"quota_set": {"cores": 1}}',
+            "user_id",
+        ),
+        (
+            f"/v2.1/os-quota-class-sets/{long_id}",
+            '{"quota_class_set": {"cores": 1}}',
+            "quota_class_name",
+        ),
+    ):
+        response = _send(api, "PUT", path, body, token=ADMIN)
+        assert fault(response) == (
+            "badRequest",
+            400,
+            f"{name} has more than 255 characters.",
+        ), response.text
+    assert _row_counts(nova_conf) == before

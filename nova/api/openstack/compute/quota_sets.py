@@ -115,6 +115,9 @@ def update(req: Request, tenant_id: str):
     _authorize(req, "update", tenant_id)
     identity.verify_project_id(context, tenant_id)
     user_id = _user_id(req)
+    validation.check_string_length(tenant_id, "project_id")
+    if user_id is not None:
+        validation.check_string_length(user_id, "user_id")
     values = dict(req.json_body()["quota_set"])
     force = strutils.bool_from_string(values.pop("force", False))
     new = {
