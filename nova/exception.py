@@ -564,6 +564,22 @@ class MetadataLimitExceeded(Forbidden):
     msg_fmt = "Maximum number of metadata items exceeds %(allowed)d"
 
 
+class OnsetFileLimitExceeded(Forbidden):
+    msg_fmt = "Personality file limit exceeded"
+
+
+class OnsetFilePathLimitExceeded(OnsetFileLimitExceeded):
+    msg_fmt = "Personality file path exceeds maximum %(allowed)s"
+
+
+class OnsetFileContentLimitExceeded(OnsetFileLimitExceeded):
+    msg_fmt = "Personality file content exceeds maximum %(allowed)s"
+
+
+class ConfigDriveUnsupportedFormat(NovaException):
+    msg_fmt = "Config drive format '%(format)s' is not supported: %(reason)s"
+
+
 class Gone(NovaException):
     # webob's wording, which upstream's removed APIs answer with.
     msg_fmt = "This resource is no longer available.  No forwarding address is given."

@@ -159,6 +159,60 @@ class AllocationMethods:
             return False
         return True
 
+    def get_allocations_for_provider(
+        self, rp_uuid: str, *, context: RequestContext | None = None
+    ) -> dict[str, dict[str, int]]:
+        """Return what each consumer holds on the provider: consumer UUID to
+        ``{resource class: amount}``.
+
+        :raises ResourceProviderNotFound: no such provider.
+        """
+        response = self._transport.request(
+            "GET",
+            f"/resource_providers/{rp_uuid}/allocations",
+            ALLOCATIONS_VERSION,
+            context=context,
+        )
+        return {
+            consumer: dict(alloc["resources"])
+            for consumer, alloc in response.json()["allocations"].items()
+        }
+
+    def put_allocations(
+        self,
+        consumer_uuid: str,
+        allocations: Mapping[str, Mapping[str, Any]],
+        project_id: str,
+        user_id: str,
+        consumer_generation: int | None,
+        *,
+        context: RequestContext | None = None,
+    ) -> None:
+        """Replace all of the consumer's allocations with ``allocations``
+        (provider UUID to ``{"resources": {rc: amount}}``).
+
+        :param consumer_generation: the generation last read; None for a
+            consumer without allocations.
+        :raises ClaimConflict: the providers lack the capacity.
+        :raises ConsumerGenerationConflict: the consumer changed meanwhile.
+        """
+        body = {
+            "allocations": _resources_only(allocations),
+            "project_id": project_id,
+            "user_id": user_id,
+            "consumer_generation": consumer_generation,
+        }
+        self._transport.retry_on_generation_conflict(
+            f"setting the allocations of consumer {consumer_uuid}",
+            lambda: self._transport.request(
+                "PUT",
+                f"/allocations/{consumer_uuid}",
+                ALLOCATIONS_VERSION,
+                json=body,
+                context=context,
+            ),
+        )
+
     def remove_allocations(
         self, consumer_uuid: str, *, context: RequestContext | None = None
     ) -> bool:

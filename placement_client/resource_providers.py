@@ -72,6 +72,18 @@ class ResourceProviderMethods:
         providers = response.json()["resource_providers"]
         return ResourceProvider.from_body(providers[0]) if providers else None
 
+    def list_providers(
+        self, *, context: RequestContext | None = None
+    ) -> list[ResourceProvider]:
+        """Return every resource provider."""
+        response = self._transport.request(
+            "GET", "/resource_providers", PROVIDER_READ_VERSION, context=context
+        )
+        return [
+            ResourceProvider.from_body(body)
+            for body in response.json()["resource_providers"]
+        ]
+
     def create_provider(
         self,
         name: str,

@@ -627,9 +627,10 @@ image_opts = [
         default="iso9660",
         choices=[
             ("iso9660", "An ISO 9660 image."),
-            ("vfat", "A VFAT image."),
+            ("vfat", "A VFAT image (not built here: the compute refuses to start)."),
         ],
-        help="Format of config drives.",
+        help="Format of config drives, as upstream names them; only iso9660 "
+        "is built (with pycdlib).",
     ),
     cfg.BoolOpt(
         "force_config_drive",
@@ -639,7 +640,8 @@ image_opts = [
     cfg.StrOpt(
         "mkisofs_cmd",
         default="genisoimage",
-        help="Program that builds ISO 9660 config drives.",
+        help="Upstream's program for ISO 9660 config drives; accepted and "
+        "unused, as pycdlib builds them in process.",
     ),
 ]
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from nova.launcher.errors import CommandFailed
 from nova.launcher.files import tail
+from nova.utils import mask_url_password
 
 
 def venv_script(name: str) -> str:
@@ -22,6 +23,13 @@ def venv_script(name: str) -> str:
     """
     candidate = Path(sys.executable).parent / name
     return str(candidate) if candidate.exists() else name
+
+
+def shown_command(argv: Sequence[str]) -> str:
+    """``argv`` as a log line or an error message may show it: the
+    passwords of URLs among the arguments (``--transport-url
+    rabbit://nova:secret@...``) masked."""
+    return " ".join(mask_url_password(arg) or arg for arg in argv)
 
 
 def run_command(
@@ -43,7 +51,7 @@ def run_command(
         full_env.update(env)
     began = time.monotonic()
     with log_path.open("ab") as log:
-        log.write(f"=== {time.strftime('%H:%M:%S')} $ {' '.join(argv)}\n".encode())
+        log.write(f"=== {time.strftime('%H:%M:%S')} $ {shown_command(argv)}\n".encode())
         log.flush()
         try:
             completed = subprocess.run(
@@ -58,14 +66,14 @@ def run_command(
             )
         except subprocess.TimeoutExpired:
             raise CommandFailed(
-                f"{' '.join(argv)} did not finish within {timeout:g} s.\n"
+                f"{shown_command(argv)} did not finish within {timeout:g} s.\n"
                 f"--- last lines of {log_path} ---\n{tail(log_path)}"
             ) from None
         except OSError as exc:
             raise CommandFailed(f"cannot run {argv[0]}: {exc}") from None
     if completed.returncode != 0:
         raise CommandFailed(
-            f"{' '.join(argv)} exited with code {completed.returncode}.\n"
+            f"{shown_command(argv)} exited with code {completed.returncode}.\n"
             f"--- last lines of {log_path} ---\n{tail(log_path)}"
         )
     return time.monotonic() - began

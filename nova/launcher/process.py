@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nova.launcher import proc
+from nova.launcher.commands import shown_command
 from nova.launcher.errors import LauncherError, ProcessNotReady
 from nova.launcher.files import tail, write_file
 from nova.launcher.probes import AliveProbe, ReadinessProbe
@@ -144,7 +145,7 @@ class SupervisedProcess:
         with self.log_path.open("ab") as log:
             stamp = time.strftime("%Y-%m-%d %H:%M:%S")
             log.write(
-                f"=== {stamp} starting {' '.join(self.spec.argv)}"
+                f"=== {stamp} starting {shown_command(self.spec.argv)}"
                 f" (cwd {self.spec.cwd or os.getcwd()}) ===\n".encode()
             )
             log.flush()

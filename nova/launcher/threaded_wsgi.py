@@ -15,10 +15,15 @@ from wsgiref import simple_server
 
 LOG = logging.getLogger(__name__)
 
+# Connections the kernel holds for the accept loop: upstream's API servers
+# listened with 128. The standard library's 5 resets clients in a burst.
+LISTEN_BACKLOG = 128
+
 
 class _ThreadingWSGIServer(socketserver.ThreadingMixIn, simple_server.WSGIServer):
     daemon_threads = True  # a slow client must not hold up the exit
     allow_reuse_address = True
+    request_queue_size = LISTEN_BACKLOG
 
 
 class _LoggingHandler(simple_server.WSGIRequestHandler):
@@ -55,6 +60,10 @@ class ThreadedWSGIServer:
 
     def stop(self) -> None:
         """Stop accepting requests and close the socket."""
-        self._server.shutdown()
+        # shutdown() waits for the serving loop: only one that was started.
+        started = self._thread.is_alive()
+        if started:
+            self._server.shutdown()
         self._server.server_close()
-        self._thread.join(timeout=5)
+        if started:
+            self._thread.join(timeout=5)

@@ -95,6 +95,7 @@ FINISHED_MIGRATION_STATUSES = (
 
 # Filters that match a column exactly (a list matches any of its values).
 _EQUALITY_FILTERS = (
+    "uuid",
     "status",
     "instance_uuid",
     "source_compute",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import shutil
 import threading
 import time
 
@@ -18,7 +20,7 @@ import nova.conf
 from nova import exception
 from nova.image import api as image_api
 from nova.states import power_state, task_states
-from nova.virt import driver
+from nova.virt import configdrive, driver
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -50,6 +52,7 @@ class FakeDriver(driver.ComputeDriver):
         self._image_api = image
 
     def init_host(self, host: str) -> None:
+        configdrive.check_format()
         self._host = host
 
     def get_available_nodes(self, refresh: bool = False) -> list[str]:
@@ -102,6 +105,17 @@ class FakeDriver(driver.ComputeDriver):
             raise exception.NovaException(
                 f"The fake hypervisor of {self._host} is set to fail spawns."
             )
+        if configdrive.required_by(instance, image_meta):
+            # A real drive, in the instance's directory as libvirt's is, so
+            # tests (and other processes) can open what a guest would mount.
+            directory = config_drive_dir(instance)
+            os.makedirs(directory, exist_ok=True)
+            configdrive.write_config_drive(
+                os.path.join(directory, configdrive.FILE_NAME),
+                instance,
+                injected_files,
+                admin_password,
+            )
         state = power_state.RUNNING if power_on else power_state.SHUTDOWN
         with self._lock:
             self._guests[instance.uuid] = _guest_of(instance, state)
@@ -117,6 +131,8 @@ class FakeDriver(driver.ComputeDriver):
         with self._lock:
             if self._guests.pop(instance.uuid, None) is None:
                 LOG.debug("Instance %s was not on this fake host", instance.uuid)
+        if destroy_disks:
+            shutil.rmtree(config_drive_dir(instance), ignore_errors=True)
 
     def _guest(self, instance) -> FakeGuest:
         with self._lock:
@@ -296,6 +312,11 @@ class FakeDriver(driver.ComputeDriver):
 
     def host_power_action(self, action: str) -> str:
         return action
+
+
+def config_drive_dir(instance) -> str:
+    """Where the fake guest of ``instance`` keeps its config drive."""
+    return os.path.join(CONF.instances_path, instance.uuid)
 
 
 def _guest_of(instance, state: int) -> FakeGuest:

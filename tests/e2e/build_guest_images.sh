@@ -3,7 +3,9 @@
 # Debian packages only (no internet but the package registry):
 #   vmlinuz            the Debian cloud kernel
 #   initramfs.cpio.gz  busybox init printing GUEST-BOOT-OK on the serial
-#                      console, powering off on the ACPI power button
+#                      console, powering off on the ACPI power button; with
+#                      a config-2 cdrom it prints the drive's uuid, user_data
+#                      and first personality file (CONFIG-DRIVE lines)
 #   disk.qcow2         a 64 MiB disk with a marker at its start
 # Usage: build_guest_images.sh OUTPUT_DIR   (OUTPUT_DIR must not exist yet)
 set -euo pipefail
@@ -32,11 +34,17 @@ cp bb/bin/busybox "$R"/bin/busybox
 ln -s busybox "$R"/bin/sh
 mknod -m 600 "$R"/dev/console c 5 1
 mknod -m 666 "$R"/dev/null c 1 3
+# In dependency order, numbered so that init's `ls` loads them in that order
+# (a module loaded before its dependencies floods the console with errors).
+i=10
 for m in drivers/virtio/virtio drivers/virtio/virtio_ring \
          drivers/virtio/virtio_pci_legacy_dev drivers/virtio/virtio_pci_modern_dev \
          drivers/virtio/virtio_pci drivers/block/virtio_blk drivers/acpi/button \
-         drivers/input/evdev; do
-    cp "$MODS/$m.ko" "$R"/mods/
+         drivers/input/evdev drivers/scsi/scsi_common drivers/scsi/scsi_mod \
+         drivers/ata/libata drivers/ata/ata_piix drivers/cdrom/cdrom \
+         drivers/scsi/sr_mod fs/isofs/isofs; do
+    cp "$MODS/$m.ko" "$R/mods/$i-${m##*/}.ko"
+    i=$((i+1))
 done
 cat > "$R"/etc/acpi/PWRF/00000080 <<'EOS'
 #!/bin/sh
@@ -64,6 +72,20 @@ for e in /sys/class/input/event*; do
 done
 size=0; [ -b /dev/vda ] && size=$(cat /sys/block/vda/size)
 echo "GUEST-BOOT-OK uptime=$(cut -d' ' -f1 /proc/uptime) vda_sectors=$size"
+# A config drive is a cdrom labelled config-2: give the IDE probe a moment.
+n=0; while [ ! -b /dev/sr0 ] && [ $n -lt 10 ]; do sleep 0.5; n=$((n+1)); done
+cd_dev=$(findfs LABEL=config-2 2>/dev/null)
+mkdir -p /mnt/config
+if [ -n "$cd_dev" ] && mount -t iso9660 -o ro "$cd_dev" /mnt/config; then
+  md=/mnt/config/openstack/latest
+  uuid=$(sed -n 's/.*"uuid": "\([^"]*\)".*/\1/p' $md/meta_data.json)
+  echo "CONFIG-DRIVE label=config-2 device=$cd_dev uuid=$uuid"
+  [ -f $md/user_data ] && echo "CONFIG-DRIVE user_data=$(cat $md/user_data)"
+  f=/mnt/config/openstack/content/0000
+  [ -f $f ] && echo "CONFIG-DRIVE file0=$(cat $f)"
+else
+  echo "CONFIG-DRIVE none"
+fi
 while true; do sleep 60; done
 EOS
 chmod +x "$R"/init

@@ -150,6 +150,14 @@ LAYERS: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
         ("nova.network.model",),
     ),
     (
+        # What an instance is told about itself, built for the metadata API
+        # and the compute's config drive alike.
+        "nova.metadata",
+        ("nova.compute", "nova.conductor", "nova.scheduler", "nova.api",
+         "nova.virt", "nova.cmd", "nova.network", "nova.volume"),
+        ("nova.network.model",),
+    ),
+    (
         "nova.scheduler",
         ("nova.compute", "nova.conductor", "nova.api", "nova.virt", "nova.cmd"),
         (),

@@ -29,12 +29,15 @@ from oslo_log import log as logging
 import nova.conf
 from nova import context as nova_context
 from nova import exception, objects
-from nova.api.metadata import base, password
+from nova.metadata import instance as instance_metadata
+from nova.metadata import password
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 TEXT = "text/plain"
+# Longest caller-supplied id or address a log line repeats.
+MAX_LOGGED_ID = 64
 # What an instance's metadata needs loaded.
 _EXPECTED_ATTRS = ["metadata", "system_metadata", "info_cache", "flavor"]
 
@@ -50,10 +53,10 @@ class _Cache:
     """Metadata by key (``uuid:...``/``ip:...``) until it expires."""
 
     def __init__(self) -> None:
-        self._entries: dict[str, tuple[float, base.InstanceMetadata]] = {}
+        self._entries: dict[str, tuple[float, instance_metadata.InstanceMetadata]] = {}
         self._lock = threading.Lock()
 
-    def get(self, key: str) -> base.InstanceMetadata | None:
+    def get(self, key: str) -> instance_metadata.InstanceMetadata | None:
         with self._lock:
             entry = self._entries.get(key)
             if entry is None:
@@ -63,7 +66,7 @@ class _Cache:
                 return None
             return entry[1]
 
-    def put(self, key: str, value: base.InstanceMetadata) -> None:
+    def put(self, key: str, value: instance_metadata.InstanceMetadata) -> None:
         ttl = CONF.api.metadata_cache_expiration
         if ttl <= 0:
             return
@@ -153,14 +156,18 @@ class MetadataRequestHandler:
     def __call__(self, req: webob.Request) -> webob.Response:
         path = [part for part in req.path_info.split("/") if part]
         if not path:
-            return _render(base.InstanceMetadata.ec2_versions())
+            return _render(instance_metadata.InstanceMetadata.ec2_versions())
         try:
             if CONF.neutron.service_metadata_proxy:
                 metadata = self._by_instance_id(req)
             else:
                 metadata = self._by_remote_address(req)
             if path[0] == "openstack":
-                if path[1:] and path[-1] == base.PASSWORD and req.method == "POST":
+                if (
+                    path[1:]
+                    and path[-1] == instance_metadata.PASSWORD
+                    and req.method == "POST"
+                ):
                     return self._post_password(req, metadata, path[1])
                 data = metadata.lookup_openstack(path[1:])
             else:
@@ -175,7 +182,7 @@ class MetadataRequestHandler:
 
     # -- who is asking -------------------------------------------------
 
-    def _metadata(self, key: str, load) -> base.InstanceMetadata | None:
+    def _metadata(self, key: str, load) -> instance_metadata.InstanceMetadata | None:
         metadata = self._cache.get(key)
         if metadata is None:
             try:
@@ -184,11 +191,11 @@ class MetadataRequestHandler:
                 return None
             if instance is None:
                 return None
-            metadata = base.InstanceMetadata(instance)
+            metadata = instance_metadata.InstanceMetadata(instance)
             self._cache.put(key, metadata)
         return metadata
 
-    def _by_instance_id(self, req: webob.Request) -> base.InstanceMetadata:
+    def _by_instance_id(self, req: webob.Request) -> instance_metadata.InstanceMetadata:
         instance_id = _single_header(req, "X-Instance-ID")
         tenant_id = _single_header(req, "X-Tenant-ID")
         signature = _single_header(req, "X-Instance-ID-Signature")
@@ -198,7 +205,8 @@ class MetadataRequestHandler:
         if not hmac.compare_digest(expected, signature):
             LOG.warning(
                 "X-Instance-ID-Signature of instance %s from %s does not match",
-                instance_id,
+                # The caller's header, whatever its length: a uuid's worth.
+                instance_id[:MAX_LOGGED_ID],
                 req.remote_addr,
             )
             raise webob.exc.HTTPForbidden("Invalid proxy request signature.")
@@ -210,7 +218,9 @@ class MetadataRequestHandler:
             raise webob.exc.HTTPNotFound()
         return metadata
 
-    def _by_remote_address(self, req: webob.Request) -> base.InstanceMetadata:
+    def _by_remote_address(
+        self, req: webob.Request
+    ) -> instance_metadata.InstanceMetadata:
         address = req.remote_addr
         if CONF.api.use_forwarded_for:
             forwarded = req.headers.get("X-Forwarded-For")
@@ -223,16 +233,19 @@ class MetadataRequestHandler:
             f"ip:{address}", lambda: get_instance_by_address(address)
         )
         if metadata is None:
-            LOG.info("No instance has the address %s", address)
+            LOG.info("No instance has the address %s", address[:MAX_LOGGED_ID])
             raise webob.exc.HTTPNotFound()
         return metadata
 
     # -- the guest's password ------------------------------------------
 
     def _post_password(
-        self, req: webob.Request, metadata: base.InstanceMetadata, version: str
+        self,
+        req: webob.Request,
+        metadata: instance_metadata.InstanceMetadata,
+        version: str,
     ) -> webob.Response:
-        if metadata.lookup_openstack([version, base.PASSWORD]) is None:
+        if metadata.lookup_openstack([version, instance_metadata.PASSWORD]) is None:
             raise webob.exc.HTTPNotFound()
         body = req.body
         if len(body) > password.MAX_SIZE:

@@ -1,5 +1,9 @@
 """The metadata API as one WSGI application (what ``nova-metadata-api``
-serves and what an all-in-one process can mount)."""
+serves and what an all-in-one process can mount).
+
+Outermost first: request ids, the request guard (oversized bodies and
+undecodable paths), ``/healthcheck`` and the metadata handler.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from oslo_config import cfg
 from oslo_middleware import request_id
 
 import nova.conf
+from nova.api import guards, healthcheck
 from nova.api.metadata import handler
 
 CONF = nova.conf.CONF
@@ -14,4 +19,5 @@ CONF = nova.conf.CONF
 
 def build_app(conf: cfg.ConfigOpts = CONF):
     """The metadata API WSGI application for the loaded configuration."""
-    return request_id.RequestId(handler.MetadataRequestHandler())
+    api = healthcheck.WithHealthcheck(handler.MetadataRequestHandler(), conf)
+    return request_id.RequestId(guards.RequestGuard(api, conf))

@@ -36,8 +36,11 @@ class APIVersionRequest:
         match = _VERSION_RE.match(version_string)
         if match is None:
             raise exception.InvalidAPIVersionString(version=version_string)
-        self.major = int(match.group(1))
-        self.minor = int(match.group(2))
+        try:
+            self.major = int(match.group(1))
+            self.minor = int(match.group(2))
+        except ValueError as exc:  # more digits than Python turns into an int
+            raise exception.InvalidAPIVersionString(version=version_string) from exc
 
     def _key(self) -> tuple[int, int]:
         return (self.major, self.minor)

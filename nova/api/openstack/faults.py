@@ -6,11 +6,17 @@ one place exceptions become responses: a ``NovaException`` answers with its
 ``code`` and message, a webob HTTP error with its own status, anything else
 with a 500 ``computeFault`` that names the exception class and never shows
 a traceback.
+
+The log line of a refused request names the fault but never repeats what
+the caller sent in a secret field (``adminPass``, ``password``, tokens ...),
+and is cut short: the message may quote a rejected value of any size.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+from typing import Any
 
 import webob
 import webob.dec
@@ -37,6 +43,13 @@ FAULT_NAMES = {
 }
 DEFAULT_FAULT_NAME = "computeFault"
 
+# Request body keys whose values must never reach a log (matched anywhere in
+# the key, whatever its case: adminPass, admin_password, auth_token ...).
+SECRET_KEY_PARTS = ("pass", "token", "secret", "private_key")
+MASK = "***"
+# Longest fault message a log line repeats.
+MAX_LOGGED_MESSAGE = 512
+
 UNEXPECTED_ERROR = (
     "Unexpected API Error. Please report this to the operators of this "
     "cloud along with the nova-api log.\n%s"
@@ -59,11 +72,57 @@ def _code_and_message(exc: BaseException) -> tuple[int, str]:
     return 500, UNEXPECTED_ERROR % type(exc)
 
 
+def _is_secret_key(key: object) -> bool:
+    return isinstance(key, str) and any(
+        part in key.lower() for part in SECRET_KEY_PARTS
+    )
+
+
+def _secret_values(node: Any, secret: bool = False) -> set[str]:
+    """The text of every value under a secret key of a JSON document."""
+    if isinstance(node, dict):
+        return set().union(
+            *(_secret_values(value, secret or _is_secret_key(key))
+              for key, value in node.items()),
+        )  # fmt: skip
+    if isinstance(node, list):
+        return set().union(*(_secret_values(value, secret) for value in node))
+    if secret and node is not None and str(node):
+        return {str(node), json.dumps(node)}
+    return set()
+
+
+def _loggable_message(req: webob.Request, message: str) -> str:
+    """``message`` as a log line may repeat it: the values of the request
+    body's secret fields masked, and no longer than MAX_LOGGED_MESSAGE."""
+    body = req.environ.get("nova.json_body")
+    # Longest first, so a value containing another is masked whole.
+    for value in sorted(_secret_values(body), key=len, reverse=True):
+        message = message.replace(value, MASK)
+    if len(message) > MAX_LOGGED_MESSAGE:
+        message = f"{message[:MAX_LOGGED_MESSAGE]}... ({len(message)} characters)"
+    return message
+
+
+def _loggable_path(req: webob.Request) -> str:
+    # The raw path: it may not decode (a refused undecodable path).
+    path = req.environ.get("SCRIPT_NAME", "") + req.environ.get("PATH_INFO", "")
+    return (
+        path if len(path) <= MAX_LOGGED_MESSAGE else f"{path[:MAX_LOGGED_MESSAGE]}..."
+    )
+
+
 def fault_response(req: webob.Request, exc: BaseException) -> webob.Response:
     """The fault response for ``exc`` raised while serving ``req``."""
     code, message = _code_and_message(exc)
     if code < 500:
-        LOG.info("%s %s returned %s: %s", req.method, req.path, code, message)
+        LOG.info(
+            "%s %s returned %s: %s",
+            req.method,
+            _loggable_path(req),
+            code,
+            _loggable_message(req, message),
+        )
     headers = []
     version = getattr(req, "api_version_request", None)
     if version is not None:

@@ -68,9 +68,9 @@ class Request(webob.Request):
 
         :raises InvalidContentType: for a body that claims not to be JSON.
         :raises MalformedRequestBody: for a body that does not parse, nests
-            deeper than Python can follow, or holds what no database column
-            can store: ``NaN``/``Infinity`` (or a float past its range), a
-            lone UTF-16 surrogate or NUL.
+            deeper than MAX_JSON_DEPTH, or holds what no database column can
+            store: ``NaN``/``Infinity`` (or a float past its range), a lone
+            UTF-16 surrogate or NUL.
         """
         if "nova.json_body" in self.environ:
             return self.environ["nova.json_body"]
@@ -88,7 +88,7 @@ class Request(webob.Request):
             raise exception.MalformedRequestBody(
                 reason="cannot understand JSON"
             ) from exc
-        _refuse_unstorable_strings(decoded)
+        _refuse_unstorable(decoded)
         self.environ["nova.json_body"] = decoded
         return decoded
 
@@ -118,19 +118,29 @@ def _unstorable(text: str) -> str | None:
     return None
 
 
-def _refuse_unstorable_strings(decoded: Any) -> None:
-    """Refuse strings no database column can hold, here rather than as an
-    error at the insert: a ``\\ud800`` escape without its pair (not
-    UTF-8, so no MySQL nor PostgreSQL text) and ``\\u0000`` (refused by
-    PostgreSQL). Walks without recursion: the body may nest deeply."""
-    pending = [decoded]
+# No Nova request nests deeper than a handful of levels; far deeper bodies
+# would reach recursive code (validation messages, log masking) unbounded.
+MAX_JSON_DEPTH = 32
+
+
+def _refuse_unstorable(decoded: Any) -> None:
+    """Refuse a body no handler should see, here rather than as an error at
+    the insert: strings no database column can hold, a ``\\ud800`` escape
+    without its pair (not UTF-8, so no MySQL nor PostgreSQL text) and
+    ``\\u0000`` (refused by PostgreSQL), and nesting past MAX_JSON_DEPTH.
+    Walks without recursion: the body may nest deeply."""
+    pending = [(decoded, 0)]
     while pending:
-        value = pending.pop()
+        value, depth = pending.pop()
+        if isinstance(value, (dict, list)) and depth >= MAX_JSON_DEPTH:
+            raise exception.MalformedRequestBody(
+                reason=f"it nests deeper than {MAX_JSON_DEPTH} levels"
+            )
         if isinstance(value, dict):
-            pending.extend(value.keys())
-            pending.extend(value.values())
+            pending.extend((key, depth) for key in value)
+            pending.extend((item, depth + 1) for item in value.values())
         elif isinstance(value, list):
-            pending.extend(value)
+            pending.extend((item, depth + 1) for item in value)
         elif isinstance(value, str):
             reason = _unstorable(value)
             if reason:

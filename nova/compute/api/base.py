@@ -32,6 +32,39 @@ def check_metadata_quota(context, metadata: dict) -> None:
         ) from exc
 
 
+def check_injected_file_quota(context, injected_files) -> None:
+    """Personality files fit the project's ``injected_files``,
+    ``injected_file_path_bytes`` and ``injected_file_content_bytes``
+    limits (content measured as sent, in base64, as upstream does).
+
+    :raises OnsetFileLimitExceeded: (403) too many files, or a path or a
+        content too long (its subclasses say which).
+    """
+    if not injected_files:
+        return
+    deltas = {
+        "injected_files": len(injected_files),
+        "injected_file_path_bytes": max(len(path) for path, _ in injected_files),
+        "injected_file_content_bytes": max(
+            len(contents) for _, contents in injected_files
+        ),
+    }
+    try:
+        quota.enforce(context, deltas, context.project_id)
+    except exception.OverQuota as exc:
+        overs = exc.kwargs["overs_list"]
+        limits = exc.kwargs["quotas"]
+        if "injected_files" in overs:
+            raise exception.OnsetFileLimitExceeded() from exc
+        if "injected_file_path_bytes" in overs:
+            raise exception.OnsetFilePathLimitExceeded(
+                allowed=limits["injected_file_path_bytes"]
+            ) from exc
+        raise exception.OnsetFileContentLimitExceeded(
+            allowed=limits["injected_file_content_bytes"]
+        ) from exc
+
+
 def check_lock(instance) -> None:
     """:raises InstanceIsLocked: (409) a locked server, for non-admins."""
     if instance.locked and not instance._context.is_admin:

@@ -52,6 +52,8 @@ class CreateRequest:
     networks: str | list[dict] | None = None
     admin_password: str | None = None
     config_drive: bool = False
+    # Personality files: (path, contents in base64), up to 2.56.
+    injected_files: list[tuple[str, str]] = field(default_factory=list)
     access_ip_v4: str | None = None
     access_ip_v6: str | None = None
     auto_disk_config: bool = False
@@ -367,6 +369,7 @@ class CreateAPI(base.FlowAPI):
                 context, server_policies.SERVERS % "create:requested_destination"
             )
         base.check_metadata_quota(context, request.metadata)
+        base.check_injected_file_quota(context, request.injected_files)
         flavor = checks.get_flavor(context, request.flavor_ref)
         image_id = self._boot_image_id(request)
         image = checks.get_image(self.image_api, context, image_id)
@@ -459,7 +462,9 @@ class CreateAPI(base.FlowAPI):
                 build_parameters=objects.BuildParameters(
                     image=image,
                     admin_password=admin_password,
-                    injected_files=[],
+                    injected_files=[
+                        [path, contents] for path, contents in request.injected_files
+                    ],
                     requested_networks=requested_networks,
                     block_device_mapping=build_requests[0].block_device_mappings,
                     tags=request.tags,

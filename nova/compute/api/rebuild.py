@@ -40,6 +40,7 @@ class RebuildAPI(base.FlowAPI):
         checks.check_flavor_fits_image(context, cell_instance.flavor, image)
         if "metadata" in changes:
             base.check_metadata_quota(context, changes["metadata"])
+        base.check_injected_file_quota(context, files_to_inject)
         if "key_name" in changes:
             changes["key_data"] = checks.key_data(context, changes["key_name"])
         orig_image_ref = cell_instance.image_ref
@@ -63,7 +64,7 @@ class RebuildAPI(base.FlowAPI):
             orig_image_ref=orig_image_ref,
             image_ref=image_href,
             orig_sys_metadata=orig_sys_metadata,
-            injected_files=files_to_inject or [],
+            injected_files=[list(item) for item in files_to_inject or []],
             new_pass=admin_password,
             preserve_ephemeral=preserve_ephemeral,
         )

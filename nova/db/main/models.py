@@ -13,7 +13,7 @@ import datetime
 import sqlalchemy as sa
 from sqlalchemy import orm
 
-from nova.db import types
+from nova.db import shadow, types
 
 # Tables are created in utf8mb4 whatever the server's default character set.
 MYSQL_TABLE_ARGS = {"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"}
@@ -625,3 +625,7 @@ class TaskLog(_SoftDeletedModel):
     message: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     task_items: orm.Mapped[int | None] = orm.mapped_column(sa.Integer, default=0)
     errors: orm.Mapped[int | None] = orm.mapped_column(sa.Integer, default=0)
+
+
+# Declared after every model: a shadow table copies its table's columns.
+shadow.add_shadow_tables(BASE.metadata)

@@ -28,12 +28,15 @@ TCG_TB_CACHE_MIB = 32
 
 @dataclasses.dataclass(frozen=True)
 class GuestDisk:
-    """A file-backed disk: ``vda`` root, ``vdb`` ephemeral, ``vdc`` swap."""
+    """A file-backed disk: ``vda`` root, ``vdb`` ephemeral, ``vdc`` swap,
+    or the config drive (a read-only ``cdrom``)."""
 
     path: str
     target_dev: str
     format: str = "qcow2"
     bus: str = "virtio"
+    device: str = "disk"
+    read_only: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,6 +59,38 @@ class GuestConfig:
     vnc_listen: str | None = None
     # The <nova:instance> metadata: who owns the guest and what flavor.
     metadata: dict = dataclasses.field(default_factory=dict)
+
+
+def cdrom_bus(machine_type: str | None) -> str:
+    """The bus a cdrom can sit on: q35 has no IDE, so SATA there; IDE on
+    i440fx (``pc``, libvirt's x86_64 default)."""
+    return "sata" if machine_type and "q35" in machine_type else "ide"
+
+
+def config_drive_disk(path: str, machine_type: str | None) -> GuestDisk:
+    """The config drive as the guest sees it: a read-only cdrom."""
+    bus = cdrom_bus(machine_type)
+    return GuestDisk(
+        path,
+        "sda" if bus == "sata" else "hdd",
+        format="raw",
+        bus=bus,
+        device="cdrom",
+        read_only=True,
+    )
+
+
+def machine_type(image_meta) -> str | None:
+    """The image's ``hw_machine_type``, else ``[libvirt] hw_machine_type``'s
+    entry for x86_64."""
+    props = image_meta.properties if "properties" in image_meta else None
+    if props is not None and props.get("hw_machine_type"):
+        return props.get("hw_machine_type")
+    for entry in CONF.libvirt.hw_machine_type or []:
+        arch, _, value = entry.partition("=")
+        if arch.strip() == "x86_64" and value.strip():
+            return value.strip()
+    return None
 
 
 def _cpu(virt_type: str) -> tuple[str | None, str | None]:
@@ -104,7 +139,6 @@ def guest_config(
     """What the guest of ``instance`` is, on this host's configuration."""
     virt_type = CONF.libvirt.virt_type
     cpu_mode, cpu_model = _cpu(virt_type)
-    props = image_meta.properties if "properties" in image_meta else None
     cmdline = None
     if kernel:
         sysmeta = instance.system_metadata if "system_metadata" in instance else {}
@@ -122,7 +156,7 @@ def guest_config(
         kernel=kernel,
         ramdisk=ramdisk,
         kernel_cmdline=cmdline,
-        machine_type=props.get("hw_machine_type") if props is not None else None,
+        machine_type=machine_type(image_meta),
         vnc_listen=CONF.vnc.server_listen if CONF.vnc.enabled else None,
         metadata=_metadata(instance, instance.image_ref or None),
     )
@@ -196,10 +230,12 @@ def domain_xml(config: GuestConfig) -> str:
 
     devices = _sub(domain, "devices")
     for disk in config.disks:
-        element = _sub(devices, "disk", type="file", device="disk")
+        element = _sub(devices, "disk", type="file", device=disk.device)
         _sub(element, "driver", name="qemu", type=disk.format)
         _sub(element, "source", file=disk.path)
         _sub(element, "target", dev=disk.target_dev, bus=disk.bus)
+        if disk.read_only:
+            _sub(element, "readonly")
     serial = _sub(devices, "serial", type="file")
     # append: a reboot adds to the log instead of wiping what came before.
     _sub(serial, "source", path=config.console_log, append="on")

@@ -25,7 +25,7 @@ import nova.conf
 from nova import exception
 from nova.image import api as image_api
 from nova.states import power_state, task_states
-from nova.virt import driver
+from nova.virt import configdrive, driver
 from nova.virt.libvirt import config, host, imagebackend, imagecache
 
 try:
@@ -38,6 +38,8 @@ LOG = logging.getLogger(__name__)
 
 # get_console_output returns at most the log's last 100 KiB, as upstream.
 MAX_CONSOLE_BYTES = 100 * 1024
+# The rescue guest's config drive, beside the instance's own.
+RESCUE_CONFIG_DRIVE = f"{configdrive.FILE_NAME}.rescue"
 # How often a clean shutdown polls the domain's state.
 SHUTDOWN_POLL_SECONDS = 0.5
 
@@ -103,6 +105,7 @@ class LibvirtDriver(driver.ComputeDriver):
             self._host.uri,
         )
         os.makedirs(CONF.instances_path, exist_ok=True)
+        configdrive.check_format()
 
     def cleanup_host(self, host_name: str) -> None:
         self._host.close()
@@ -243,6 +246,18 @@ class LibvirtDriver(driver.ComputeDriver):
             disks.append(config.GuestDisk(path, "vdc"))
         return disks
 
+    def _create_config_drive(
+        self,
+        instance,
+        image_meta,
+        injected_files,
+        admin_password,
+        file_name: str = configdrive.FILE_NAME,
+    ) -> config.GuestDisk:
+        path = os.path.join(self.instance_dir(instance), file_name)
+        configdrive.write_config_drive(path, instance, injected_files, admin_password)
+        return config.config_drive_disk(path, config.machine_type(image_meta))
+
     def _boot_files(self, context, instance) -> tuple[str | None, str | None]:
         """Cached kernel and ramdisk for direct kernel boot, if the image
         names them (``kernel_id`` / ``ramdisk_id``)."""
@@ -285,6 +300,12 @@ class LibvirtDriver(driver.ComputeDriver):
         os.makedirs(self.instance_dir(instance), exist_ok=True)
         try:
             disks = self._create_disks(context, instance)
+            if configdrive.required_by(instance, image_meta):
+                disks.append(
+                    self._create_config_drive(
+                        instance, image_meta, injected_files, admin_password
+                    )
+                )
             domain = self._define_domain(context, instance, image_meta, disks)
             if power_on:
                 domain.create()
@@ -414,7 +435,9 @@ class LibvirtDriver(driver.ComputeDriver):
         try:
             if was_active:
                 domain.destroy()
-            self._define_rescue_guest(context, instance, image_meta).create()
+            self._define_rescue_guest(
+                context, instance, image_meta, rescue_password
+            ).create()
         except BaseException:
             # The guest goes back to what it was.
             self._restore_unrescued_domain(instance)
@@ -423,7 +446,7 @@ class LibvirtDriver(driver.ComputeDriver):
             raise
         LOG.info("Rescued %s from image %s", instance.uuid, image_meta.id)
 
-    def _define_rescue_guest(self, context, instance, image_meta):
+    def _define_rescue_guest(self, context, instance, image_meta, rescue_password):
         directory = self.instance_dir(instance)
         base = self.image_cache.fetch(context, self._images(), image_meta.id)
         rescue_disk = os.path.join(directory, "disk.rescue")
@@ -434,6 +457,14 @@ class LibvirtDriver(driver.ComputeDriver):
         root = os.path.join(directory, "disk")
         if os.path.exists(root):
             disks.append(config.GuestDisk(root, "vdb"))
+        if configdrive.required_by(instance, image_meta):
+            # The rescue password reaches the rescue guest on a drive of
+            # its own, as upstream does.
+            disks.append(
+                self._create_config_drive(
+                    instance, image_meta, [], rescue_password, RESCUE_CONFIG_DRIVE
+                )
+            )
         return self._define_domain(context, instance, image_meta, disks)
 
     def unrescue(self, context, instance) -> None:
@@ -451,8 +482,9 @@ class LibvirtDriver(driver.ComputeDriver):
             xml = saved.read()
         self._host.get_connection().defineXML(xml)
         os.remove(path)
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(os.path.join(self.instance_dir(instance), "disk.rescue"))
+        for name in ("disk.rescue", RESCUE_CONFIG_DRIVE):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(os.path.join(self.instance_dir(instance), name))
 
     def get_console_output(self, context, instance) -> str:
         self._host.get_domain(instance)

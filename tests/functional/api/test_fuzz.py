@@ -149,6 +149,9 @@ def _structured_bodies(ids: list[str]):
 _raw_bodies = st.one_of(
     st.binary(max_size=200),
     st.integers(min_value=1, max_value=3000).map(lambda n: b"[" * n + b"]" * n),
+    st.integers(min_value=1, max_value=3000).map(
+        lambda n: b'{"adminPass": ' * n + b"1" + b"}" * n
+    ),
     st.sampled_from(
         [
             b"{",

@@ -143,10 +143,19 @@ NO_SERVER_CASES = [
     (
         "POST",
         "/v2.1/os-keypairs",
-        "[" * 100_000 + "]" * 100_000,
+        "[" * 50_000 + "]" * 50_000,
         DEMO,
         "2.1",
         "Malformed message body: cannot understand JSON",
+    ),
+    (
+        # Parses, but would take validation and log masking down 900 levels.
+        "POST",
+        "/v2.1/os-keypairs",
+        '{"keypair": ' + '{"adminPass": ' * 900 + '"x"' + "}" * 901,
+        DEMO,
+        "2.1",
+        "Malformed message body: it nests deeper than 32 levels",
     ),
 ]
 
@@ -205,8 +214,9 @@ def _create_body(image: str, **extra) -> str:
         ({"min_count": "0"}, "0 is less than the minimum of 1"),
         ({"min_count": HUGE}, "min_count must be an integer"),
         ({"max_count": HUGE}, "max_count must be an integer"),
+        ({"personality": [{"contents": "YQ=="}]}, "missing 'path'"),
     ],
-    ids=["min_count-0", "min_count-huge", "max_count-huge"],
+    ids=["min_count-0", "min_count-huge", "max_count-huge", "personality-no-path"],
 )
 def test_bad_counts_are_400s_and_build_nothing(
     api, nova_conf, flavor, glance, conductor, extra, fragment

@@ -385,6 +385,15 @@ def test_images_proxy_lists_and_shows_until_2_35(api, nova_conf, glance):
     assert "marker=" in page["images_links"][0]["href"]
     missing = api.get("/v2.1/images/00000000-0000-0000-0000-000000000000")
     assert fault(missing)[:2] == ("itemNotFound", 404)
+    # Filtered by the Compute API's status words (Tempest's
+    # ListImageFiltersTestJSON), which Glance spells in lower case.
+    for path in ("/v2.1/images?status=ACTIVE", "/v2.1/images/detail?status=ACTIVE"):
+        by_status = {i["id"] for i in api.get(path).json()["images"]}
+        assert glance.active in by_status, path
+        assert glance.queued not in by_status, path
+    saving = api.get("/v2.1/images/detail?status=SAVING").json()["images"]
+    assert glance.active not in {i["id"] for i in saving}
+    assert {i["status"] for i in saving} <= {"SAVING"}
     # Gone from 2.36 on.
     for path in (
         "/v2.1/images",

@@ -22,11 +22,15 @@ from tests.fixtures import databases
 
 # Tables these tests write to, children before parents.
 API_TABLES = (
+    api_models.InstanceGroupMember,
+    api_models.InstanceGroup,
+    api_models.RequestSpec,
     api_models.InstanceMapping,
     api_models.HostMapping,
     api_models.CellMapping,
 )
-CELL_TABLES = (main_models.Instance, main_models.ComputeNode, main_models.Service)
+# Every table of a cell database, shadow tables included.
+CELL_TABLES = tuple(reversed(main_models.BASE.metadata.sorted_tables))
 
 TRANSPORT_URL = "rabbit://nova:mq-secret@mq1:5672,nova:mq-secret@mq2:5672/cell1"
 
@@ -132,8 +136,8 @@ def nova_manage(migrated, tmp_path, capsys) -> Manage:
         (migrated["cell1"], CELL_TABLES),
     ):
         with engines.transaction(url) as session:
-            for model in tables:
-                session.execute(sa.delete(model))
+            for table in tables:
+                session.execute(sa.delete(table))
     return Manage(migrated, tmp_path / "nova.conf", capsys)
 
 

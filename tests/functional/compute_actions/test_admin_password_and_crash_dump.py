@@ -8,6 +8,7 @@ import logging
 import pytest
 
 from nova.virt import driver as virt_driver
+from tests.fixtures.secrets import secret
 from tests.functional.api.conftest import fault
 from tests.functional.boot.deployment import wait_for
 from tests.functional.compute_actions.conftest import (
@@ -21,7 +22,7 @@ pytestmark = [
     pytest.mark.rabbitmq,
 ]
 
-SECRET = "s3cret-Passw0rd"
+SECRET = secret("s3cret-Passw0rd")
 
 
 def _change(password=SECRET):

@@ -10,8 +10,8 @@ import uuid
 
 import pytest
 
-from nova.api.metadata import password
 from nova.conf import CONF
+from nova.metadata import password
 from tests.fixtures.vnc_server import BANNER
 from tests.functional.console.conftest import COMPUTE_HOST, console_instance
 from tests.functional.console.websocket_client import open_websocket

@@ -14,12 +14,14 @@ import pytest
 import requests
 
 from nova import objects
-from nova.api.metadata import handler, vendordata, wsgi_app
+from nova.api.metadata import handler, wsgi_app
 from nova.conf import CONF
+from nova.metadata import vendordata
+from tests.fixtures.secrets import secret
 from tests.functional.api.test_servers import _in_cell
 from tests.functional.metadata.conftest import WSGIServer
 
-SECRET = "s3cr3t-shared-with-neutron"
+SECRET = secret("s3cr3t-shared-with-neutron")
 USER_DATA = bytes(range(256)) + b"\x00\xff#!/bin/sh\n"
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK3pfUZxMGrsuiBl1Qk3kSJcv8Flb demo@box"
 FIXED_IP = "10.0.0.5"

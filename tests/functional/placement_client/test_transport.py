@@ -11,8 +11,9 @@ from oslo_config import cfg
 import placement_client
 from placement_client import exception
 from tests.fixtures.placement import NOAUTH_TOKEN, make_client
+from tests.fixtures.secrets import secret
 
-SECRET = "s3cret-never-shown"
+SECRET = secret("s3cret-never-shown")
 
 
 class Context:

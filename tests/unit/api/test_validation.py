@@ -190,10 +190,12 @@ def test_validate_integer_converts_strings():
 @pytest.mark.parametrize(
     "body, reason",
     [
-        (b"[" * 100_000 + b"]" * 100_000, "cannot understand JSON"),
+        (b"[" * 50_000 + b"]" * 50_000, "cannot understand JSON"),
         (b'{"rxtx_factor": NaN}', "cannot understand JSON"),
         (b'{"a": [-Infinity]}', "cannot understand JSON"),
         (b'{"rxtx_factor": 1e400}', "cannot understand JSON"),
+        (b"[" * 33 + b"]" * 33, "it nests deeper than 32 levels"),
+        (b'{"a": ' * 33 + b"1" + b"}" * 33, "it nests deeper than 32 levels"),
         (b'{"metadata": {"a": "\\ud800"}}', "a string holds a lone UTF-16 surrogate"),
         (b'{"metadata": {"\\udfff": "a"}}', "a string holds a lone UTF-16 surrogate"),
         (b'{"tags": ["a\\u0000"]}', "a string holds a NUL character"),
@@ -208,6 +210,12 @@ def test_bodies_no_database_could_store_are_malformed(body, reason):
     # pecan reads the same checked parse to fill its arguments.
     with pytest.raises(exception.MalformedRequestBody):
         req.json  # noqa: B018
+
+
+def test_32_levels_of_nesting_are_welcome():
+    body = b"[" * 32 + b"]" * 32
+    req = make_request(method="POST", body=body, content_type="application/json")
+    assert req.json_body() is not None
 
 
 def test_a_surrogate_pair_is_one_character_and_welcome():

@@ -27,6 +27,21 @@ def limit_and_marker(req: Request) -> tuple[int, str | None]:
     return limit, req.GET.get("marker")
 
 
+def injected_files(personality: list[dict]) -> list[tuple[str, str]]:
+    """(path, base64 contents) of each personality item of a create or
+    rebuild. The schema lets either key out; upstream answers 400 for that.
+
+    :raises ValidationError: an item without ``path`` or ``contents``.
+    """
+    for item in personality:
+        for key in ("path", "contents"):
+            if key not in item:
+                raise exception.ValidationError(
+                    detail=f"Bad personality format: missing '{key}'"
+                )
+    return [(item["path"], item["contents"]) for item in personality]
+
+
 # -- server status ------------------------------------------------------------
 
 # The status a server shows for its (vm_state, task_state), as upstream maps

@@ -100,6 +100,9 @@ def _images(req: Request) -> list[dict]:
             if name.startswith("property-")
         }
     )
+    if "status" in filters:
+        # The Compute API's statuses are upper case (ACTIVE), Glance's lower.
+        filters["status"] = filters["status"].lower()
     if "instance_uuid" in filters:
         # server may be given as the server's URL.
         filters["instance_uuid"] = (

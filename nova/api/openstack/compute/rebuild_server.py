@@ -7,12 +7,10 @@ the same as ``GET /servers/{id}``; ``adminPass`` when
 
 from __future__ import annotations
 
-import base64
-
 from oslo_utils import strutils
 
 import nova.conf
-from nova import exception, policy
+from nova import policy
 from nova.api.openstack import validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import rebuild as schemas
@@ -38,20 +36,6 @@ _FIELDS = {
 }
 
 
-def _injected_files(personality: list[dict]) -> list[tuple[str, bytes]]:
-    """(path, contents) of each personality item; the schema lets either
-    key out, upstream answers 400 for that."""
-    files = []
-    for item in personality:
-        for key in ("path", "contents"):
-            if key not in item:
-                raise exception.ValidationError(
-                    detail=f"Bad personality format: missing '{key}'"
-                )
-        files.append((item["path"], base64.b64decode(item["contents"])))
-    return files
-
-
 @validation.body(schemas.rebuild, "2.1", "2.18")
 @validation.body(schemas.rebuild_v219, "2.19", "2.53")
 @validation.body(schemas.rebuild_v254, "2.54", "2.56")
@@ -72,7 +56,8 @@ def rebuild(req: Request, server_id: str):
     changes = {field: body[key] for key, field in _FIELDS.items() if key in body}
     if "OS-DCF:diskConfig" in body:
         changes["auto_disk_config"] = body["OS-DCF:diskConfig"] == "AUTO"
-    files = _injected_files(body.get("personality") or [])
+    # Handed on in base64, as on create: the compute decodes them.
+    files = common.injected_files(body.get("personality") or [])
     password = body.get("adminPass") or create.generate_password()
     image_ref = str(body["imageRef"]).rstrip("/").rsplit("/", 1)[-1]
     rebuilt = rebuild_api.RebuildAPI().rebuild(

@@ -4,9 +4,9 @@ guest posted to the metadata API."""
 from __future__ import annotations
 
 from nova import policy
-from nova.api.metadata import password
 from nova.api.openstack.compute import common
 from nova.api.openstack.request import Request, json_response
+from nova.metadata import password
 from nova.policies import server_password as policies
 
 

@@ -306,6 +306,7 @@ def _create_request(req: Request) -> server_create.CreateRequest:
         networks=server.get("networks"),
         admin_password=server.get("adminPass"),
         config_drive=strutils.bool_from_string(server.get("config_drive", False)),
+        injected_files=common.injected_files(server.get("personality") or []),
         access_ip_v4=server.get("accessIPv4"),
         access_ip_v6=server.get("accessIPv6"),
         auto_disk_config=server.get("OS-DCF:diskConfig") == "AUTO",

@@ -6,9 +6,12 @@ Layers, outermost first:
    ``x-compute-request-id`` on every response);
 2. :class:`~nova.api.openstack.faults.FaultWrapper`: nothing escapes as a
    traceback;
-3. the version documents, served without authentication, or
+3. :class:`~nova.api.guards.RequestGuard`: oversized bodies and undecodable
+   paths are refused in Nova's fault format;
+4. ``/healthcheck`` (:mod:`nova.api.healthcheck`), unauthenticated;
+5. the version documents, served without authentication, or
    authentication (keystonemiddleware or noauth2) in front of
-4. the pecan application routing through the table.
+6. the pecan application routing through the table.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from oslo_config import cfg
 from oslo_middleware import request_id
 
 import nova.conf
+from nova.api import guards, healthcheck
 from nova.api.openstack import auth, faults, router
 from nova.api.openstack.compute import routes
 from nova.api.openstack.links import API_PREFIX
@@ -54,4 +58,7 @@ def build_app(conf: cfg.ConfigOpts = CONF):
     else:
         authenticated = auth.keystone_pipeline(api, conf)
     dispatcher = _PublicOrAuthenticated(api, authenticated, routes.PUBLIC_PATHS)
-    return ComputeRequestId(faults.FaultWrapper(dispatcher))
+    guarded = guards.RequestGuard(
+        healthcheck.WithHealthcheck(dispatcher, conf), conf, faults.fault_response
+    )
+    return ComputeRequestId(faults.FaultWrapper(guarded))

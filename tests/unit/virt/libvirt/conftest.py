@@ -107,6 +107,18 @@ def make_instance(libvirt_driver):
             kernel_id=None,
             ramdisk_id=None,
             system_metadata={},
+            # What a config drive's metadata reads.
+            hostname="vm1",
+            launch_index=0,
+            availability_zone="nova",
+            reservation_id="r-1",
+            root_device_name="/dev/vda",
+            key_name=None,
+            key_data=None,
+            user_data=None,
+            metadata={},
+            info_cache=None,
+            config_drive="",
             flavor=objects.Flavor(
                 name="tiny",
                 flavorid="1",

@@ -11,8 +11,9 @@ import pytest
 import nova.conf
 from nova import exception, objects
 from nova.states import power_state
+from nova.virt import configdrive
 from nova.virt import driver as virt_driver
-from nova.virt.libvirt import imagebackend
+from nova.virt.libvirt import config, imagebackend
 
 CONF = nova.conf.CONF
 
@@ -352,3 +353,33 @@ def test_snapshot_of_a_missing_guest_is_instance_not_found(
 ):
     with pytest.raises(exception.InstanceNotFound):
         _snapshot(libvirt_driver, make_instance(), "snap-3")
+
+
+def test_spawn_attaches_a_config_drive_as_a_read_only_cdrom(
+    libvirt_driver, make_instance
+):
+    instance = make_instance(config_drive="True")
+    _spawn(libvirt_driver, instance)
+    path = os.path.join(libvirt_driver.instance_dir(instance), configdrive.FILE_NAME)
+    assert os.path.getsize(path) > 0
+    assert instance.config_drive == "True"
+    domain = ET.fromstring(libvirt_driver._host.get_domain(instance).XMLDesc(0))
+    [cdrom] = domain.findall("devices/disk[@device='cdrom']")
+    assert cdrom.get("type") == "file"
+    assert cdrom.find("source").get("file") == path
+    assert cdrom.find("driver").get("type") == "raw"
+    assert cdrom.find("target").get("bus") == "ide"
+    assert cdrom.find("readonly") is not None
+
+
+def test_config_drive_bus_follows_the_machine_type():
+    assert config.config_drive_disk("/d", "pc-i440fx-8.2").bus == "ide"
+    q35 = config.config_drive_disk("/d", "q35")
+    assert (q35.bus, q35.target_dev, q35.device) == ("sata", "sda", "cdrom")
+    CONF.set_override("hw_machine_type", ["x86_64=q35"], group="libvirt")
+    try:
+        assert config.machine_type(objects.ImageMeta.from_dict({})) == "q35"
+        image = objects.ImageMeta.from_dict({"properties": {"hw_machine_type": "pc"}})
+        assert config.machine_type(image) == "pc"
+    finally:
+        CONF.clear_override("hw_machine_type", group="libvirt")

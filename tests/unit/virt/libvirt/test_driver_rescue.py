@@ -2,9 +2,12 @@
 guest boots a rescue disk with the original root second; unrescue brings
 back the domain as it was."""
 
+import io
+import json
 import os
 import xml.etree.ElementTree as ET
 
+import pycdlib
 import pytest
 
 from nova import exception, objects
@@ -69,3 +72,31 @@ def test_failed_rescue_keeps_the_original_domain(libvirt_driver, spawned):
 def test_rescue_of_an_absent_guest_is_instance_not_found(libvirt_driver, make_instance):
     with pytest.raises(exception.InstanceNotFound):
         _rescue(libvirt_driver, make_instance())
+
+
+def test_rescue_guest_gets_a_config_drive_with_the_rescue_password(
+    libvirt_driver, make_instance, images
+):
+    virt = libvirt_driver
+    images.images["rescue-image"] = images.images["root-image"]
+    instance = make_instance(config_drive="True")
+    virt.spawn(None, instance, objects.ImageMeta.from_dict({}), [], "boot-pw", {})
+    _rescue(virt, instance)
+    assert _disks(virt, instance) == [
+        ("vda", "disk.rescue"),
+        ("vdb", "disk"),
+        ("hdd", "disk.config.rescue"),
+    ]
+    rescue_drive = os.path.join(virt.instance_dir(instance), "disk.config.rescue")
+    iso = pycdlib.PyCdlib()
+    iso.open(rescue_drive)
+    try:
+        out = io.BytesIO()
+        iso.get_file_from_iso_fp(out, rr_path="/openstack/latest/meta_data.json")
+    finally:
+        iso.close()
+    assert json.loads(out.getvalue())["admin_pass"] == "pw"
+
+    virt.unrescue(None, instance)
+    assert ("hdd", "disk.config") in _disks(virt, instance)
+    assert not os.path.exists(rescue_drive)

@@ -1,9 +1,12 @@
-"""What the metadata API serves about one instance, in both formats.
+"""What an instance is told about itself, in both formats.
 
 :class:`InstanceMetadata` is built once per instance (and cached by the
-handler); :meth:`InstanceMetadata.lookup` answers a path below ``/`` (EC2)
-or ``/openstack`` with the data at that path: a dict (a directory, listed),
-a string or bytes (a file), or ``None`` (nothing there).
+metadata API's handler); :meth:`InstanceMetadata.lookup_openstack` and
+:meth:`InstanceMetadata.lookup_ec2` answer a path below ``/openstack`` or
+``/`` (EC2) with the data at that path: a dict (a directory, listed), a
+string or bytes (a file), or ``None`` (nothing there).
+:meth:`InstanceMetadata.config_drive_files` lays the same trees out as the
+files of a config drive.
 """
 
 from __future__ import annotations
@@ -11,14 +14,14 @@ from __future__ import annotations
 import base64
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import netaddr
 
 import nova.conf
 from nova import exception
-from nova.api.metadata import password, vendordata
+from nova.metadata import password, vendordata
 from nova.network import model as network_model
 
 CONF = nova.conf.CONF
@@ -83,8 +86,22 @@ def ec2_image_id(image_ref: str | None, kind: str = "ami") -> str | None:
 class InstanceMetadata:
     """The metadata of one instance, as of the moment it was built."""
 
-    def __init__(self, instance) -> None:
+    def __init__(
+        self,
+        instance,
+        content: list[tuple[str, bytes]] | None = None,
+        extra_md: dict[str, Any] | None = None,
+    ) -> None:
+        """``content`` is the personality files (path, bytes) and
+        ``extra_md`` what meta_data.json adds (``admin_pass``): both only
+        reach the guest on its config drive, never over the API."""
         self.instance = instance
+        # openstack/content/0000, 0001, ... in the order they were given.
+        self.content = {
+            f"{index:04d}": (path, data)
+            for index, (path, data) in enumerate(content or [])
+        }
+        self.extra_md = dict(extra_md or {})
         self.uuid = instance.uuid
         self.project_id = instance.project_id
         cache = instance.info_cache
@@ -155,6 +172,12 @@ class InstanceMetadata:
                 {"name": name, "type": "ssh", "data": data}
                 for name, data in public_keys.items()
             ]
+        if self.content:
+            body["files"] = [
+                {"path": path, "content_path": f"/content/{key}"}
+                for key, (path, _) in self.content.items()
+            ]
+        body.update(self.extra_md)
         if _version_at_least(version, "2017-02-22"):
             # Tagged devices are not recorded here, so there are none.
             body["devices"] = []
@@ -228,6 +251,31 @@ class InstanceMetadata:
         if len(rest) != 1 or rest[0] not in names:
             return None
         return self._openstack_files[rest[0]](version)
+
+    def config_drive_files(self) -> Iterator[tuple[str, bytes]]:
+        """(path, bytes) of every file on the instance's config drive: the
+        EC2 versions not in ``[api] config_drive_skip_versions``, every
+        OpenStack version but its password (a guest posts that), and the
+        personality files under ``openstack/content``."""
+        skipped = set(CONF.api.config_drive_skip_versions.split())
+        for version in self.ec2_versions():
+            if version in skipped:
+                continue
+            tree = self.ec2_metadata(version)
+            yield (
+                f"ec2/{version}/meta-data.json",
+                json.dumps(tree["meta-data"]).encode(),
+            )
+            if "user-data" in tree:
+                yield f"ec2/{version}/user-data", tree["user-data"]
+        for version in [*OPENSTACK_VERSIONS, LATEST]:
+            for name in self._openstack_file_names(version):
+                if name == PASSWORD:
+                    continue
+                data = self._openstack_files[name](version)
+                yield f"openstack/{version}/{name}", _as_bytes(data)
+        for key, (_, data) in self.content.items():
+            yield f"openstack/content/{key}", data
 
     # -- EC2 format ------------------------------------------------------
 
@@ -308,6 +356,10 @@ class InstanceMetadata:
                     continue
             return None
         return data
+
+
+def _as_bytes(data: str | bytes) -> bytes:
+    return data if isinstance(data, bytes) else data.encode()
 
 
 def _address(ip: network_model.IP | None) -> str | None:
