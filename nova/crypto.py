@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 
+from cryptography import exceptions as crypto_exceptions
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -27,7 +28,12 @@ def ssh_fingerprint(public_key: str) -> str:
     try:
         serialization.load_ssh_public_key(public_key.strip().encode("utf-8"))
         blob = base64.b64decode(public_key.split()[1])
-    except (ValueError, IndexError, UnicodeError) as exc:
+    except (
+        ValueError,
+        IndexError,
+        UnicodeError,
+        crypto_exceptions.UnsupportedAlgorithm,
+    ) as exc:
         raise exception.InvalidKeypair(reason="failed to generate fingerprint") from exc
     return _colon_hex(hashlib.md5(blob, usedforsecurity=False).digest())
 

@@ -367,6 +367,15 @@ class ValidationError(Invalid):
     msg_fmt = "%(detail)s"
 
 
+class ProjectNotFoundInKeystone(Invalid):
+    msg_fmt = "Project ID %(project_id)s is not a valid project."
+
+
+class IdentityEndpointNotFound(Invalid):
+    # Upstream answers 400 for a deployment whose catalog lacks Keystone.
+    msg_fmt = "Nova was unable to find Keystone service endpoint."
+
+
 class MalformedRequestBody(Invalid):
     msg_fmt = "Malformed message body: %(reason)s"
 

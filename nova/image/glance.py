@@ -22,6 +22,7 @@ from keystoneauth1 import adapter as ks_adapter
 from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import loading as ks_loading
 from keystoneauth1 import plugin as ks_plugin
+from oslo_utils import uuidutils
 from requests import exceptions as requests_exc
 
 import nova.conf
@@ -193,6 +194,18 @@ def denormalize(image_meta: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
+def _image_path(image_id: str, suffix: str = "") -> str:
+    """Glance's path of an image. Glance's ids are UUIDs: anything else
+    (a path segment from a user may hold '?', '..' or thousands of digits)
+    names no image and is not sent.
+
+    :raises ImageNotFound: ``image_id`` is not a UUID.
+    """
+    if not uuidutils.is_uuid_like(image_id):
+        raise exception.ImageNotFound(image_id=image_id)
+    return f"/images/{image_id}{suffix}"
+
+
 def _versioned(url: str) -> str:
     """The v2 API under a catalog endpoint (which is usually unversioned)."""
     url = url.rstrip("/")
@@ -264,7 +277,7 @@ class GlanceImageAPI:
         )
 
     def show(self, context, image_id: str) -> dict[str, Any]:
-        path = f"/images/{image_id}"
+        path = _image_path(image_id)
         response = self._request(context, "GET", path)
         if response.status_code in (403, 404):
             # Another project's private image is as good as absent.
@@ -280,7 +293,7 @@ class GlanceImageAPI:
         return normalize(response.json())
 
     def upload(self, context, image_id: str, data) -> None:
-        path = f"/images/{image_id}/file"
+        path = _image_path(image_id, "/file")
         try:
             response = self._request(
                 context,
@@ -317,7 +330,7 @@ class GlanceImageAPI:
             else:
                 op = "replace" if key in known else "add"
                 patch.append({"op": op, "path": pointer, "value": value})
-        path = f"/images/{image_id}"
+        path = _image_path(image_id)
         if not patch:
             return current
         response = self._request(
@@ -331,7 +344,7 @@ class GlanceImageAPI:
         return normalize(response.json())
 
     def delete(self, context, image_id: str) -> None:
-        path = f"/images/{image_id}"
+        path = _image_path(image_id)
         self._raise_for(
             self._request(context, "DELETE", path), "DELETE", path, image_id
         )
@@ -361,7 +374,7 @@ class GlanceImageAPI:
     def download(self, context, image_id: str, dst_path: str) -> None:
         try:
             response = self._adapter(context).get(
-                f"/images/{image_id}/file",
+                _image_path(image_id, "/file"),
                 raise_exc=False,
                 stream=True,
                 timeout=CONF.glance.timeout or DEFAULT_TIMEOUT_SECONDS,

@@ -34,8 +34,10 @@ class Route:
         self.template = template
         self.methods = dict(methods)
         self.params = _PARAM.findall(template)
+        # A parameter never holds NUL: no object has it in its id, and
+        # PostgreSQL refuses it in any query, so such a path matches nothing.
         pattern = _PARAM.sub(
-            r"(?P<\1>[^/]+)",
+            r"(?P<\1>[^/\\x00]+)",
             re.escape(template).replace(r"\{", "{").replace(r"\}", "}"),
         )
         self.regex = re.compile(f"^{pattern}$")

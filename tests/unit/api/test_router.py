@@ -50,6 +50,12 @@ def test_template_parameters_do_not_cross_slashes():
     assert table.match("/v2.1/a/b/c") is None
 
 
+def test_template_parameters_never_hold_nul():
+    table = router.Router({"/v2.1/a/{x}": {"GET": print}}, "/v2.1")
+    assert table.match("/v2.1/a/b\x00c") is None
+    assert table.match("/v2.1/a/b\\x00c") is not None
+
+
 @pytest.mark.parametrize("template", sorted(routes.ROUTES))
 def test_every_handler_takes_the_request_and_the_template_parameters(template):
     params = set(router.Route(template, {}).params)

@@ -126,3 +126,102 @@ def test_malformed_json_is_a_bad_request():
         raised.value.format_message()
         == "Malformed message body: cannot understand JSON"
     )
+
+
+def test_a_repeated_unknown_query_parameter_is_dropped_once():
+    @validation.query(schemas.index_query_v273, "2.73", "2.74")
+    def handler(req):
+        return req.GET.dict_of_lists()
+
+    req = make_request("/v2.1/servers?x=1&x=2&name=a", version="2.74")
+    assert handler(req) == {"name": ["a"]}
+
+
+@pytest.mark.parametrize("query", ["name=%ff", "%fe=1", "name=%ED%A0%80"])
+def test_a_query_string_that_is_not_utf8_is_a_bad_request(query):
+    req = make_request(f"/v2.1/servers?{query}")
+    with pytest.raises(exception.ValidationError, match="not valid UTF-8"):
+        req.GET  # noqa: B018 - the property is what is tested
+
+
+def test_a_nul_in_the_query_string_is_a_bad_request():
+    with pytest.raises(exception.ValidationError, match="NUL"):
+        make_request("/v2.1/servers?name=a%00b").GET  # noqa: B018
+
+
+def test_minimum_and_maximum_hold_for_integer_like_strings():
+    # As upstream's validator: "0" is below a minimum of 1 like 0 is.
+    message = _message(schemas.create_v237, _server(min_count="0"))
+    assert message.endswith("0 is less than the minimum of 1")
+    flavor = {
+        "type": ["integer", "string"],
+        "pattern": "^[0-9]*$",
+        "maximum": 2147483647,
+    }
+    _validate(flavor, "2147483647")
+    with pytest.raises(exception.ValidationError, match="greater than the maximum"):
+        _validate(flavor, "2147483648")
+    # Past int()'s 4300 digits the string still fails the maximum.
+    with pytest.raises(exception.ValidationError, match="greater than the maximum"):
+        _validate(flavor, "9" * 5000)
+
+
+@pytest.mark.parametrize(
+    "value, bounds, message",
+    [
+        ("abc", {}, "limit must be an integer"),
+        ("9" * 5000, {}, "limit must be an integer"),
+        ("1.5", {}, "limit must be an integer"),
+        (-1, {"min_value": 0}, "limit must be >= 0"),
+        ("11", {"max_value": 10}, "limit must be <= 10"),
+    ],
+)
+def test_validate_integer_refuses_with_upstream_messages(value, bounds, message):
+    with pytest.raises(exception.InvalidInput) as raised:
+        validation.validate_integer(value, "limit", **bounds)
+    assert raised.value.code == 400
+    assert raised.value.format_message() == f"Invalid input received: {message}"
+
+
+def test_validate_integer_converts_strings():
+    assert validation.validate_integer("0012", "limit", 0, 20) == 12
+
+
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        (b"[" * 50_000 + b"]" * 50_000, "cannot understand JSON"),
+        (b'{"rxtx_factor": NaN}', "cannot understand JSON"),
+        (b'{"a": [-Infinity]}', "cannot understand JSON"),
+        (b'{"rxtx_factor": 1e400}', "cannot understand JSON"),
+        (b"[" * 33 + b"]" * 33, "it nests deeper than 32 levels"),
+        (b'{"a": ' * 33 + b"1" + b"}" * 33, "it nests deeper than 32 levels"),
+        (b'{"metadata": {"a": "\\ud800"}}', "a string holds a lone UTF-16 surrogate"),
+        (b'{"metadata": {"\\udfff": "a"}}', "a string holds a lone UTF-16 surrogate"),
+        (b'{"tags": ["a\\u0000"]}', "a string holds a NUL character"),
+        (b'{"a": "\xff"}', "cannot understand JSON"),
+    ],
+)
+def test_bodies_no_database_could_store_are_malformed(body, reason):
+    req = make_request(method="POST", body=body, content_type="application/json")
+    with pytest.raises(exception.MalformedRequestBody) as raised:
+        req.json_body()
+    assert raised.value.format_message() == f"Malformed message body: {reason}"
+    # pecan reads the same checked parse to fill its arguments.
+    with pytest.raises(exception.MalformedRequestBody):
+        req.json  # noqa: B018
+
+
+def test_32_levels_of_nesting_are_welcome():
+    body = b"[" * 32 + b"]" * 32
+    req = make_request(method="POST", body=body, content_type="application/json")
+    assert req.json_body() is not None
+
+
+def test_a_surrogate_pair_is_one_character_and_welcome():
+    req = make_request(
+        method="POST",
+        body=b'{"name": "\\ud83d\\ude00"}',
+        content_type="application/json",
+    )
+    assert req.json_body() == {"name": "\U0001f600"}

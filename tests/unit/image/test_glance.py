@@ -5,6 +5,8 @@ import pytest
 from nova import exception
 from nova.image import glance
 
+IMAGE_ID = "9f3c0d52-5c83-4b43-9c4e-6b0e4c1f7a10"
+
 GLANCE_IMAGE = {
     "id": "img1", "name": "cirros", "status": "active", "visibility": "public",
     "container_format": "bare", "disk_format": "qcow2", "min_ram": 64,
@@ -133,22 +135,22 @@ def test_invisible_images_are_not_found(monkeypatch, status):
     api = glance.GlanceImageAPI()
     monkeypatch.setattr(api, "_adapter", lambda context: _Adapter(_Response(status)))
     with pytest.raises(exception.ImageNotFound):
-        api.show(None, "img1")
+        api.show(None, IMAGE_ID)
 
 
 def test_show_returns_the_normalized_image(monkeypatch):
     api = glance.GlanceImageAPI()
     adapter = _Adapter(_Response(200, GLANCE_IMAGE))
     monkeypatch.setattr(api, "_adapter", lambda context: adapter)
-    assert api.show(None, "img1")["properties"]["os_distro"] == "cirros"
-    assert adapter.url == "/images/img1"
+    assert api.show(None, IMAGE_ID)["properties"]["os_distro"] == "cirros"
+    assert adapter.url == f"/images/{IMAGE_ID}"
 
 
 def test_glance_errors_are_service_unavailable(monkeypatch):
     api = glance.GlanceImageAPI()
     monkeypatch.setattr(api, "_adapter", lambda context: _Adapter(_Response(500)))
     with pytest.raises(exception.ImageServiceUnavailable):
-        api.show(None, "img1")
+        api.show(None, IMAGE_ID)
 
 
 def test_create_leaves_out_what_glance_sets_itself(monkeypatch):
@@ -193,4 +195,15 @@ def test_delete_maps_glance_refusals(monkeypatch, status, error):
     api = glance.GlanceImageAPI()
     monkeypatch.setattr(api, "_adapter", lambda context: _Adapter(_Response(status)))
     with pytest.raises(error):
-        api.delete(None, "img1")
+        api.delete(None, IMAGE_ID)
+
+
+@pytest.mark.parametrize("image_id", ["img1", "..", "a?b", "9" * 5000, ""])
+def test_ids_that_are_no_uuid_name_no_image_and_are_not_sent(monkeypatch, image_id):
+    api = glance.GlanceImageAPI()
+    adapter = _Adapter(_Response(200, GLANCE_IMAGE))
+    monkeypatch.setattr(api, "_adapter", lambda context: adapter)
+    for call in (api.show, api.delete):
+        with pytest.raises(exception.ImageNotFound):
+            call(None, image_id)
+    assert not hasattr(adapter, "url")

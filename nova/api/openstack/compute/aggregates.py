@@ -10,6 +10,7 @@ from __future__ import annotations
 from nova import exception, policy
 from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import aggregates as schemas
+from nova.api.openstack.compute.schemas import parameter_types
 from nova.api.openstack.request import Request, json_response
 from nova.compute import aggregates as aggregate_api
 from nova.objects import aggregate as aggregate_obj  # noqa: F401  (registers)
@@ -21,10 +22,11 @@ def _authorize(req: Request, action: str) -> None:
 
 
 def _aggregate_id(aggregate_id: str) -> int:
-    try:
-        return int(aggregate_id)
-    except ValueError as exc:
-        raise exception.InvalidInput(reason="id must be an integer") from exc
+    number = validation.validate_integer(aggregate_id, "id")
+    if not 0 < number <= parameter_types.MAX_INT:
+        # No row has an id its column cannot hold.
+        raise exception.AggregateNotFound(aggregate_id=aggregate_id)
+    return number
 
 
 def _timestamp(value) -> str | None:

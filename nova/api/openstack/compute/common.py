@@ -8,6 +8,7 @@ from typing import Any
 
 import nova.conf
 from nova import exception, policy
+from nova.api.openstack import validation
 from nova.api.openstack.request import Request
 from nova.compute.api import servers as server_api
 from nova.states import vm_states
@@ -18,12 +19,27 @@ CONF = nova.conf.CONF
 def limit_and_marker(req: Request) -> tuple[int, str | None]:
     """The page size (capped at ``[api] max_limit``) and the marker.
 
-    Both are validated by the query schemas before this is called.
+    :raises InvalidInput: a limit that is not a non-negative integer.
     """
     limit = CONF.api.max_limit
     if "limit" in req.GET:
-        limit = min(int(req.GET["limit"]), limit)
+        limit = min(validation.validate_integer(req.GET["limit"], "limit", 0), limit)
     return limit, req.GET.get("marker")
+
+
+def injected_files(personality: list[dict]) -> list[tuple[str, str]]:
+    """(path, base64 contents) of each personality item of a create or
+    rebuild. The schema lets either key out; upstream answers 400 for that.
+
+    :raises ValidationError: an item without ``path`` or ``contents``.
+    """
+    for item in personality:
+        for key in ("path", "contents"):
+            if key not in item:
+                raise exception.ValidationError(
+                    detail=f"Bad personality format: missing '{key}'"
+                )
+    return [(item["path"], item["contents"]) for item in personality]
 
 
 # -- server status ------------------------------------------------------------

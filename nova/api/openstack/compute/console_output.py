@@ -13,10 +13,10 @@ from nova.compute.api import guest
 def get_console_output(req: Request, server_id: str):
     context = req.nova_context
     length = (req.json_body()["os-getConsoleOutput"] or {}).get("length")
-    if length is not None and int(length) == -1:
-        length = None
+    if length is not None:
+        length = validation.validate_integer(length, "length", -1)
+        if length == -1:
+            length = None
     instance = common.get_server(context, server_id)
-    output = guest.GuestAPI().get_console_output(
-        context, instance, None if length is None else int(length)
-    )
+    output = guest.GuestAPI().get_console_output(context, instance, length)
     return json_response({"output": output})

@@ -42,16 +42,17 @@ def create_image(req: Request, server_id: str):
 def create_backup(req: Request, server_id: str):
     context = req.nova_context
     body = req.json_body()["createBackup"]
+    rotation = validation.validate_integer(body["rotation"], "rotation", 0)
     instance = common.get_server(context, server_id)
     image = image_actions.ImagesAPI().backup(
         context,
         instance,
         body["name"],
         body["backup_type"],
-        int(body["rotation"]),
+        rotation,
         dict(body.get("metadata") or {}),
     )
-    if int(body["rotation"]) == 0 and not req.is_supported("2.45"):
+    if rotation == 0 and not req.is_supported("2.45"):
         # Rotation 0 deletes the new backup too: there is nothing to point at.
         return json_response(None, status=202)
     return _image_created(req, image)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from nova import exception, objects, policy
-from nova.api.openstack import validation
+from nova.api.openstack import identity, validation
 from nova.api.openstack.compute.schemas import flavor_extra_specs as schemas
 from nova.api.openstack.request import Request, json_response
 from nova.policies import flavor_access as policies
@@ -33,6 +33,7 @@ def _add_tenant_access(req: Request, flavor_id: str):
     context = req.nova_context
     policy.authorize(context, policies.POLICY_ROOT % "add_tenant_access")
     project_id = req.json_body()["addTenantAccess"]["tenant"]
+    identity.verify_project_id(context, project_id)
     flavor = objects.Flavor.get_by_flavor_id(context, flavor_id)
     if flavor.is_public:
         raise exception.Conflict("Can not add access to a public flavor.")
@@ -45,6 +46,7 @@ def _remove_tenant_access(req: Request, flavor_id: str):
     context = req.nova_context
     policy.authorize(context, policies.POLICY_ROOT % "remove_tenant_access")
     project_id = req.json_body()["removeTenantAccess"]["tenant"]
+    identity.verify_project_id(context, project_id)
     flavor = objects.Flavor.get_by_flavor_id(context, flavor_id)
     flavor.remove_access(project_id)
     return json_response(_access_list(flavor))

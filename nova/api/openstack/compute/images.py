@@ -11,7 +11,7 @@ from typing import Any
 
 import nova.conf
 from nova import exception
-from nova.api.openstack import links, microversion
+from nova.api.openstack import links, microversion, validation
 from nova.api.openstack.request import Request, json_response
 from nova.image import api as image_api
 
@@ -109,7 +109,8 @@ def _images(req: Request) -> list[dict]:
             filters["instance_uuid"].rstrip("/").rsplit("/", 1)[-1]
         )
     if "limit" in filters:
-        filters["limit"] = min(int(filters["limit"]), CONF.api.max_limit)
+        limit = validation.validate_integer(filters["limit"], "limit", 0)
+        filters["limit"] = min(limit, CONF.api.max_limit)
     if "changes-since" in req.GET:
         filters["updated_at"] = f"gte:{req.GET['changes-since']}"
     try:
@@ -118,10 +119,7 @@ def _images(req: Request) -> list[dict]:
         raise exception.Invalid(str(exc)) from exc
     for ours, attribute in _MINIMUMS.items():
         if ours in req.GET:
-            try:
-                minimum = int(req.GET[ours])
-            except ValueError as exc:
-                raise exception.Invalid(f"{ours} must be an integer") from exc
+            minimum = validation.validate_integer(req.GET[ours], ours)
             images = [i for i in images if (i.get(attribute) or 0) >= minimum]
     return images
 

@@ -39,6 +39,7 @@ def update(req: Request, id: str):  # noqa: A002 - the route's parameter
     policy.authorize(
         context, class_policies.POLICY_ROOT % "update", {"quota_class": id}
     )
+    validation.check_string_length(id, "quota_class_name")
     values = req.json_body()["quota_class_set"]
     quota.set_class_limits(
         context,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from oslo_utils import strutils
 
 from nova import exception, policy, quota
-from nova.api.openstack import validation
+from nova.api.openstack import identity, validation
 from nova.api.openstack.compute.schemas import quota_sets as schemas
 from nova.api.openstack.request import Request, json_response
 from nova.policies import quota_sets as quota_policies
@@ -60,6 +60,7 @@ def _query(func):
 @_query
 def show(req: Request, tenant_id: str):
     _authorize(req, "show", tenant_id)
+    identity.verify_project_id(req.nova_context, tenant_id)
     limits = quota.get_limits(req.nova_context, tenant_id, _user_id(req))
     return json_response({"quota_set": {"id": tenant_id, **limits_body(req, limits)}})
 
@@ -67,6 +68,7 @@ def show(req: Request, tenant_id: str):
 @_query
 def detail(req: Request, tenant_id: str):
     _authorize(req, "detail", tenant_id)
+    identity.verify_project_id(req.nova_context, tenant_id)
     body = _detail_body(req, tenant_id, _user_id(req))
     return json_response({"quota_set": {"id": tenant_id, **body}})
 
@@ -74,6 +76,7 @@ def detail(req: Request, tenant_id: str):
 @validation.query(schemas.defaults_query_v275, "2.75")
 def defaults(req: Request, tenant_id: str):
     _authorize(req, "defaults", tenant_id)
+    identity.verify_project_id(req.nova_context, tenant_id)
     limits = quota.class_limits(req.nova_context)
     return json_response({"quota_set": {"id": tenant_id, **limits_body(req, limits)}})
 
@@ -110,7 +113,11 @@ def _check_new_limits(
 def update(req: Request, tenant_id: str):
     context = req.nova_context
     _authorize(req, "update", tenant_id)
+    identity.verify_project_id(context, tenant_id)
     user_id = _user_id(req)
+    validation.check_string_length(tenant_id, "project_id")
+    if user_id is not None:
+        validation.check_string_length(user_id, "user_id")
     values = dict(req.json_body()["quota_set"])
     force = strutils.bool_from_string(values.pop("force", False))
     new = {

@@ -57,7 +57,7 @@ def rebuild(req: Request, server_id: str):
     if "OS-DCF:diskConfig" in body:
         changes["auto_disk_config"] = body["OS-DCF:diskConfig"] == "AUTO"
     # Handed on in base64, as on create: the compute decodes them.
-    files = [(item["path"], item["contents"]) for item in body.get("personality") or []]
+    files = common.injected_files(body.get("personality") or [])
     password = body.get("adminPass") or create.generate_password()
     image_ref = str(body["imageRef"]).rstrip("/").rsplit("/", 1)[-1]
     rebuilt = rebuild_api.RebuildAPI().rebuild(

@@ -89,7 +89,9 @@ def create(req: Request):  # noqa: F811
 
 
 def _int_param(req: Request, name: str, default: int) -> int:
-    return int(req.GET[name]) if name in req.GET else default
+    if name not in req.GET:
+        return default
+    return validation.validate_integer(req.GET[name], name, 0)
 
 
 @validation.query(schemas.index_query, "2.1", "2.74")

@@ -281,7 +281,10 @@ def _create_request(req: Request) -> server_create.CreateRequest:
     body = req.json_body()
     server = body["server"]
     hints = body.get("os:scheduler_hints") or body.get("OS-SCH-HNT:scheduler_hints")
-    min_count = int(server.get("min_count", 1))
+    min_count = validation.validate_integer(server.get("min_count", 1), "min_count", 1)
+    max_count = validation.validate_integer(
+        server.get("max_count", min_count), "max_count", 1
+    )
     image_ref = server.get("imageRef") or None
     if image_ref:
         # imageRef may be a URL ending in the image id.
@@ -291,7 +294,7 @@ def _create_request(req: Request) -> server_create.CreateRequest:
         flavor_ref=str(server["flavorRef"]),
         image_ref=image_ref,
         min_count=min_count,
-        max_count=int(server.get("max_count", min_count)),
+        max_count=max_count,
         description=server.get("description"),
         metadata=server.get("metadata") or {},
         user_data=server.get("user_data"),
@@ -303,14 +306,15 @@ def _create_request(req: Request) -> server_create.CreateRequest:
         networks=server.get("networks"),
         admin_password=server.get("adminPass"),
         config_drive=strutils.bool_from_string(server.get("config_drive", False)),
-        injected_files=[
-            (item["path"], item["contents"]) for item in server.get("personality") or []
-        ],
+        injected_files=common.injected_files(server.get("personality") or []),
         access_ip_v4=server.get("accessIPv4"),
         access_ip_v6=server.get("accessIPv6"),
         auto_disk_config=server.get("OS-DCF:diskConfig") == "AUTO",
         scheduler_hints=dict(hints or {}),
-        security_groups=[g["name"] for g in server.get("security_groups") or []],
+        # An entry without a name asks for nothing, as upstream reads it.
+        security_groups=[
+            g["name"] for g in server.get("security_groups") or [] if g.get("name")
+        ],
         hostname=server.get("hostname"),
         requested_host=server.get("host"),
         requested_hypervisor_hostname=server.get("hypervisor_hostname"),
