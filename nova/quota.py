@@ -155,11 +155,19 @@ def _count_instances_in_cells(context, project_id: str, user_id: str | None) -> 
     plus the build requests not in a cell yet, as upstream counts them.
 
     A cell that does not answer counts nothing (upstream does the same).
+
+    The superconductor creates an instance in its cell before it deletes
+    the build request: a server read as a build request here is not
+    counted again if its instance has appeared in a cell by the time the
+    cells are read.
     """
-    totals = objects.BuildRequestList.get_counts(context, project_id, user_id)
+    pending = objects.BuildRequestList.get_sizes(context, project_id, user_id)
+    totals = objects.BuildRequestList.totals(pending)
     for cell, counts in scatter_gather.scatter_gather_all_cells(
         context,
-        lambda cctxt: objects.InstanceList.get_counts(cctxt, project_id, user_id),
+        lambda cctxt: objects.InstanceList.get_counts(
+            cctxt, project_id, user_id, exclude_uuids=pending
+        ),
     ):
         if isinstance(counts, BaseException):
             LOG.warning(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -301,8 +301,25 @@ class BuildRequestList(base.ObjectListBase, base.NovaObject):
         names that cell: a build request it has not deleted yet is then
         left to the cell's count.
         """
+        return cls.totals(cls.get_sizes(context, project_id, user_id))
+
+    @staticmethod
+    def totals(sizes: Mapping[str, tuple[int, int]]) -> dict[str, int]:
+        """``instances``, ``cores`` and ``ram`` of :meth:`get_sizes`."""
+        return {
+            "instances": len(sizes),
+            "cores": sum(vcpus for vcpus, _ in sizes.values()),
+            "ram": sum(ram for _, ram in sizes.values()),
+        }
+
+    @classmethod
+    def get_sizes(
+        cls, context, project_id: str, user_id: str | None = None
+    ) -> dict[str, tuple[int, int]]:
+        """(vcpus, memory_mb) by instance uuid of the servers
+        :meth:`get_counts` counts."""
         stmt = (
-            sa.select(models.BuildRequest.instance)
+            sa.select(models.BuildRequest.instance_uuid, models.BuildRequest.instance)
             .join(
                 models.InstanceMapping,
                 models.InstanceMapping.instance_uuid
@@ -315,13 +332,8 @@ class BuildRequestList(base.ObjectListBase, base.NovaObject):
             )
         )
         with engines.transaction(context.api_db_connection) as session:
-            documents = session.scalars(stmt).all()
-        sizes = [_instance_size(document) for document in documents]
-        return {
-            "instances": len(sizes),
-            "cores": sum(vcpus for vcpus, _ in sizes),
-            "ram": sum(ram for _, ram in sizes),
-        }
+            rows = session.execute(stmt).all()
+        return {uuid: _instance_size(document) for uuid, document in rows}
 
     @classmethod
     def create_build_records(

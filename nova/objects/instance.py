@@ -885,10 +885,15 @@ class InstanceList(base.ObjectListBase, base.NovaObject):
     @classmethod
     @base.remotable
     def get_counts(
-        cls, context, project_id: str, user_id: str | None = None
+        cls,
+        context,
+        project_id: str,
+        user_id: str | None = None,
+        exclude_uuids: Iterable[str] = (),
     ) -> dict[str, int]:
         """``instances``, ``cores`` and ``ram`` the project's (the user's)
-        live instances of this cell use; soft-deleted ones use nothing."""
+        live instances of this cell use; soft-deleted ones use nothing, nor
+        do those in ``exclude_uuids`` (counted elsewhere already)."""
         model = models.Instance
         stmt = sa.select(
             sa.func.count(model.id),
@@ -901,6 +906,9 @@ class InstanceList(base.ObjectListBase, base.NovaObject):
         )
         if user_id is not None:
             stmt = stmt.where(model.user_id == user_id)
+        exclude_uuids = list(exclude_uuids)
+        if exclude_uuids:
+            stmt = stmt.where(model.uuid.not_in(exclude_uuids))
         with engines.transaction(context.db_connection) as session:
             instances, cores, ram = session.execute(stmt).one()
         return {"instances": instances, "cores": int(cores), "ram": int(ram)}
