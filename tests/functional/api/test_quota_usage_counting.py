@@ -83,6 +83,23 @@ def test_a_build_the_superconductor_placed_counts_once(
     assert _in_use(api) == {"instances": 1, "cores": 1, "ram": 512}
 
 
+def test_a_build_in_its_cell_before_its_mapping_says_so_counts_once(
+    api, nova_conf, glance, flavor, conductor
+):
+    """The superconductor creates the instance in its cell, then points the
+    mapping at the cell, then deletes the build request: a count between
+    the first two steps sees the server twice unless it looks."""
+    assert _boot(api, glance.active).status_code == 202
+    uuid = conductor.builds[0]["build_requests"][0].instance.uuid
+    cell = nova_conf["cells"]["cell1"]
+    with nova_context.target_cell(nova_context.get_admin_context(), cell) as cctxt:
+        objects.Instance(
+            cctxt, uuid=uuid, project_id="demo", user_id="demo",
+            vm_state=vm_states.BUILDING, vcpus=1, memory_mb=512,
+        ).create()  # fmt: skip
+    assert _in_use(api) == {"instances": 1, "cores": 1, "ram": 512}
+
+
 def test_create_is_refused_by_what_the_cells_hold(
     api, nova_conf, glance, flavor, conductor
 ):
