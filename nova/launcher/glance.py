@@ -21,6 +21,7 @@ from nova.launcher.ports import LOOPBACK
 from nova.launcher.probes import HttpProbe
 from nova.launcher.process import ProcessSpec
 from nova.launcher.progress import Progress
+from nova.launcher.service_files import ServiceFiles
 from nova.launcher.state import StateDir
 
 PASTE_NAME = "glance-api-paste.ini"
@@ -70,7 +71,7 @@ def generated_paste_config() -> str:
 
 
 @dataclass
-class Glance:
+class Glance(ServiceFiles):
     """Glance's files, schema set-up and process in a state directory."""
 
     state: StateDir
@@ -81,21 +82,8 @@ class Glance:
     exit_with_pid: int | None = None
     name: str = "glance"
 
-    @property
-    def directory(self) -> Path:
-        return self.state.service(self.name)
-
-    @property
-    def config_path(self) -> Path:
-        return self.directory / "glance-api.conf"
-
-    @property
-    def paste_path(self) -> Path:
-        return self.directory / PASTE_NAME
-
-    @property
-    def url(self) -> str:
-        return f"http://{LOOPBACK}:{self.port}"
+    CONFIG_NAME = "glance-api.conf"
+    PASTE_NAME = PASTE_NAME
 
     def store_dir(self, kind: str) -> Path:
         return self.directory / kind

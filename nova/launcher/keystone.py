@@ -13,7 +13,6 @@ import os
 import pwd
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from nova.launcher.commands import run_command
 from nova.launcher.files import write_file
@@ -23,6 +22,7 @@ from nova.launcher.ports import LOOPBACK
 from nova.launcher.probes import KeystoneTokenProbe
 from nova.launcher.process import ProcessSpec
 from nova.launcher.progress import Progress
+from nova.launcher.service_files import ServiceFiles
 from nova.launcher.state import StateDir
 
 ADMIN_USER = "admin"
@@ -33,7 +33,7 @@ MANAGE_ENTRY_POINT = "keystone.cmd.manage:main"
 
 
 @dataclass
-class Keystone:
+class Keystone(ServiceFiles):
     """Keystone's files, one-time set-up and process in a state directory.
 
     ``threads`` should be 1 on SQLite (concurrent writers hit "database is
@@ -49,13 +49,7 @@ class Keystone:
     exit_with_pid: int | None = None
     name: str = "keystone"
 
-    @property
-    def directory(self) -> Path:
-        return self.state.service(self.name)
-
-    @property
-    def config_path(self) -> Path:
-        return self.directory / "keystone.conf"
+    CONFIG_NAME = "keystone.conf"
 
     @property
     def url(self) -> str:

@@ -48,6 +48,7 @@ from nova.launcher.probes import (
 )
 from nova.launcher.process import ProcessSpec, SupervisedProcess
 from nova.launcher.progress import Progress
+from nova.launcher.service_files import ServiceFiles
 from nova.launcher.state import StateDir
 
 PHYSNET = "physnet1"
@@ -71,7 +72,7 @@ class AgentHost:
 
 
 @dataclass
-class Neutron:
+class Neutron(ServiceFiles):
     """Neutron's files, schema, API, RPC server and OVS agents."""
 
     state: StateDir
@@ -90,27 +91,14 @@ class Neutron:
     def __post_init__(self) -> None:
         self.switch = OpenVSwitch(self.state)
 
+    CONFIG_NAME = "neutron.conf"
+    PASTE_NAME = PASTE_NAME
+
     # -- names and paths --------------------------------------------------------
-
-    @property
-    def directory(self) -> Path:
-        return self.state.service(self.name)
-
-    @property
-    def config_path(self) -> Path:
-        return self.directory / "neutron.conf"
 
     @property
     def ml2_path(self) -> Path:
         return self.directory / "ml2_conf.ini"
-
-    @property
-    def paste_path(self) -> Path:
-        return self.directory / PASTE_NAME
-
-    @property
-    def url(self) -> str:
-        return f"http://{LOOPBACK}:{self.port}"
 
     def agent_path(self, host: str) -> Path:
         return self.directory / f"openvswitch_agent-{host}.ini"

@@ -7,7 +7,6 @@ The schema is created by Placement itself at start-up
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from nova.launcher.authtoken import ServiceUser
 from nova.launcher.files import write_file
@@ -16,11 +15,12 @@ from nova.launcher.ini import render_ini
 from nova.launcher.ports import LOOPBACK
 from nova.launcher.probes import HttpProbe
 from nova.launcher.process import ProcessSpec
+from nova.launcher.service_files import ServiceFiles
 from nova.launcher.state import StateDir
 
 
 @dataclass
-class Placement:
+class Placement(ServiceFiles):
     """Placement's files and process in a state directory.
 
     Requests are authenticated by Keystone (``[api] auth_strategy =
@@ -36,17 +36,7 @@ class Placement:
     exit_with_pid: int | None = None
     name: str = "placement"
 
-    @property
-    def directory(self) -> Path:
-        return self.state.service(self.name)
-
-    @property
-    def config_path(self) -> Path:
-        return self.directory / "placement.conf"
-
-    @property
-    def url(self) -> str:
-        return f"http://{LOOPBACK}:{self.port}"
+    CONFIG_NAME = "placement.conf"
 
     def render_config(self) -> str:
         return render_ini(
