@@ -56,19 +56,26 @@ def test_cells_and_build_requests_are_counted(
     assert (limits["totalInstancesUsed"], limits["totalCoresUsed"]) == (4, 7)
 
 
-def test_a_build_the_superconductor_placed_counts_once(
-    api, nova_conf, glance, flavor, conductor
-):
+def _boot_into_cell1(api, nova_conf, glance, conductor):
+    """Boot one server and create its instance in cell1, as the
+    superconductor's hand-over does first; the build request stays."""
     assert _boot(api, glance.active).status_code == 202
     uuid = conductor.builds[0]["build_requests"][0].instance.uuid
-    # The instance is in cell1 and its mapping says so; the build request
-    # is not deleted yet.
     cell = nova_conf["cells"]["cell1"]
     with nova_context.target_cell(nova_context.get_admin_context(), cell) as cctxt:
         objects.Instance(
             cctxt, uuid=uuid, project_id="demo", user_id="demo",
             vm_state=vm_states.BUILDING, vcpus=1, memory_mb=512,
         ).create()  # fmt: skip
+    return uuid, cell
+
+
+def test_a_build_the_superconductor_placed_counts_once(
+    api, nova_conf, glance, flavor, conductor
+):
+    uuid, cell = _boot_into_cell1(api, nova_conf, glance, conductor)
+    # The instance is in cell1 and its mapping says so; the build request
+    # is not deleted yet.
     with engines.transaction(nova_conf["urls"]["api"]) as session:
         cell_id = session.scalar(
             sa.select(api_models.CellMapping.id).where(
@@ -89,14 +96,7 @@ def test_a_build_in_its_cell_before_its_mapping_says_so_counts_once(
     """The superconductor creates the instance in its cell, then points the
     mapping at the cell, then deletes the build request: a count between
     the first two steps sees the server twice unless it looks."""
-    assert _boot(api, glance.active).status_code == 202
-    uuid = conductor.builds[0]["build_requests"][0].instance.uuid
-    cell = nova_conf["cells"]["cell1"]
-    with nova_context.target_cell(nova_context.get_admin_context(), cell) as cctxt:
-        objects.Instance(
-            cctxt, uuid=uuid, project_id="demo", user_id="demo",
-            vm_state=vm_states.BUILDING, vcpus=1, memory_mb=512,
-        ).create()  # fmt: skip
+    _boot_into_cell1(api, nova_conf, glance, conductor)
     assert _in_use(api) == {"instances": 1, "cores": 1, "ram": 512}
 
 
