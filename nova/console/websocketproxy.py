@@ -4,12 +4,12 @@ One server proxies one console type: nova-novncproxy noVNC's,
 nova-spicehtml5proxy SPICE's, nova-serialproxy the serial consoles' (with
 no web client: WebSockets only). A browser loads the web client
 (``[DEFAULT] web``) from this server, then opens a WebSocket to
-``/?token=<token>``. Before the WebSocket is accepted
-the proxy checks that the page came from this proxy or an allowed origin
-(``[console] allowed_origins``), that the token is a live console token
-of this cell and of the server's console type, and that the instance's compute host (asked over RPC) still
-has its console at the token's address. Anything else is
-refused with 403 before a single byte reaches a console. Then bytes flow
+``/?token=<token>``. Before the WebSocket is accepted the proxy checks
+that the page came from this proxy or an allowed origin (``[console]
+allowed_origins``), that the token is a live console token of this cell
+and of the server's console type, and that the instance's compute host
+(asked over RPC) still has its console at the token's address. Anything
+else is refused with 403 before a single byte reaches a console. Then bytes flow
 both ways between the WebSocket and the instance's console (VNC or SPICE
 server, serial port) until either side closes.
 

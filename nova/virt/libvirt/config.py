@@ -268,7 +268,11 @@ def domain_xml(config: GuestConfig) -> str:
         _sub(devices, "graphics", type="vnc", autoport="yes", listen=config.vnc_listen)
     if config.spice_listen:
         _sub(
-            devices, "graphics", type="spice", autoport="yes", listen=config.spice_listen
+            devices,
+            "graphics",
+            type="spice",
+            autoport="yes",
+            listen=config.spice_listen,
         )
         if config.spice_agent:
             channel = _sub(devices, "channel", type="spicevmc")
