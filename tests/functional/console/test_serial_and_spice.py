@@ -6,6 +6,7 @@ answers when it is off, of the wrong protocol or gone upstream."""
 
 from __future__ import annotations
 
+import threading
 import time
 import urllib.parse
 
@@ -14,9 +15,11 @@ import requests
 
 from nova import objects
 from nova.conf import CONF
+from nova.console import api as console_api
+from nova.console import websocketproxy
 from tests.functional.api.conftest import fault
 from tests.functional.console.conftest import COMPUTE_HOST, console_instance
-from tests.functional.console.serial_port import PROMPT
+from tests.functional.console.serial_port import PROMPT, SerialPort
 from tests.functional.console.websocket_client import open_websocket
 
 ADMIN = "admin:admin"
@@ -216,3 +219,49 @@ def test_enabled_console_of_a_server_without_host_is_409(
         assert fault(response)[:2] == ("conflictingRequest", 409), response.text
     response = _action(api, unplaced, {"os-getSerialConsole": {"type": "serial"}})
     assert fault(response)[:2] == ("conflictingRequest", 409)
+
+
+@pytest.mark.rabbitmq
+def test_spice_proxy_admits_spice_tokens_only(
+    api, nova_conf, flavor, compute, consoles_enabled, cell_conf, tmp_path
+):
+    # The guest's SPICE server: a listener greeting as SPICE does ("REDQ").
+    spice_server = SerialPort(greeting=b"REDQ")
+    CONF.set_override("server_proxyclient_address", spice_server.host, group="spice")
+    CONF.set_override("spice_port", spice_server.port, group="fake_driver")
+    web = tmp_path / "spice-html5"
+    web.mkdir()
+    (web / "spice_auto.html").write_text("spice-html5 stand-in")
+    proxy = websocketproxy.NovaWebSocketProxy(
+        "127.0.0.1", 0, str(web), console_api.SPICE_HTML5
+    )
+    thread = threading.Thread(target=proxy.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = proxy.server_address[1]
+        page = requests.get(f"http://127.0.0.1:{port}/spice_auto.html", timeout=10)
+        assert page.text == "spice-html5 stand-in"
+        instance = _server(nova_conf, compute)
+        spice = _remote_console(api, instance, "spice", "spice-html5")
+        token = _token_of(spice.json()["remote_console"]["url"])
+        ws = open_websocket("127.0.0.1", port, f"/?token={token}")
+        try:
+            assert ws.status == 101
+            assert ws.read_binary(4) == b"REDQ"
+        finally:
+            ws.close()
+        # A serial console's token opens no SPICE console, and the other
+        # way round.
+        serial = _remote_console(api, instance, "serial", "serial")
+        serial_token = _token_of(serial.json()["remote_console"]["url"])
+        assert (
+            open_websocket("127.0.0.1", port, f"/?token={serial_token}").status == 403
+        )
+        assert spice_server.connections == 1
+    finally:
+        proxy.shutdown()
+        proxy.server_close()
+        thread.join(timeout=10)
+        spice_server.stop()
+        CONF.clear_override("server_proxyclient_address", group="spice")
+        CONF.clear_override("spice_port", group="fake_driver")
