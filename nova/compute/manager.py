@@ -257,7 +257,9 @@ class ComputeManager(manager.Manager):
     # -- 1.3: consoles --------------------------------------------------------
 
     @oslo_messaging.expected_exceptions(
-        exception.InstanceNotFound, exception.ConsoleTypeUnavailable
+        exception.InstanceNotFound,
+        exception.ConsoleTypeUnavailable,
+        exception.ConsoleTypeInvalid,
     )
     def get_vnc_console(self, context, instance, console_type: str) -> dict:
         return self.guest.get_vnc_console(context, instance, console_type)
