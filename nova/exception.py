@@ -305,6 +305,10 @@ class ConsoleTypeUnavailable(Invalid):
     msg_fmt = "Unavailable console type %(console_type)s."
 
 
+class SocketPortRangeExhaustedException(Invalid):
+    msg_fmt = "Not able to acquire a free port for %(host)s"
+
+
 class ComputeServiceUnavailable(NovaException):
     msg_fmt = "Compute service of %(host)s is unavailable at this time."
     code = 503

@@ -50,7 +50,7 @@ RESCUED_POLL_INTERVAL = 60
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.9")
+    target = oslo_messaging.Target(version="1.10")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -257,10 +257,30 @@ class ComputeManager(manager.Manager):
     # -- 1.3: consoles --------------------------------------------------------
 
     @oslo_messaging.expected_exceptions(
-        exception.InstanceNotFound, exception.ConsoleTypeUnavailable
+        exception.InstanceNotFound,
+        exception.ConsoleTypeUnavailable,
+        exception.ConsoleTypeInvalid,
     )
     def get_vnc_console(self, context, instance, console_type: str) -> dict:
         return self.guest.get_vnc_console(context, instance, console_type)
+
+    # -- 1.10: SPICE and serial consoles -------------------------------------
+
+    @oslo_messaging.expected_exceptions(
+        exception.InstanceNotFound,
+        exception.ConsoleTypeUnavailable,
+        exception.ConsoleTypeInvalid,
+    )
+    def get_spice_console(self, context, instance, console_type: str) -> dict:
+        return self.guest.get_spice_console(context, instance, console_type)
+
+    @oslo_messaging.expected_exceptions(
+        exception.InstanceNotFound,
+        exception.ConsoleTypeUnavailable,
+        exception.ConsoleTypeInvalid,
+    )
+    def get_serial_console(self, context, instance, console_type: str) -> dict:
+        return self.guest.get_serial_console(context, instance, console_type)
 
     # -- 1.4: diagnostics, passwords, crash dumps, uptime --------------------
 

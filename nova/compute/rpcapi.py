@@ -22,6 +22,7 @@ Version history:
         (build_parameters) instead of image, filter_properties,
         admin_password, injected_files, requested_networks, security_groups
         and block_device_mapping
+  1.10 - get_spice_console, get_serial_console
 
 Every version is also a service version (objects.service.SERVICE_VERSION_HISTORY).
 """
@@ -52,7 +53,7 @@ def _compute_host(host: str | None, instance) -> str:
 
 class ComputeAPI(rpc.RPCAPI):
     TOPIC = "compute"
-    VERSION = "1.9"
+    VERSION = "1.10"
     UPGRADE_LEVEL = "compute"
     # ``[upgrade_levels] compute = auto``: what the oldest nova-compute speaks.
     AUTO_CAP = ("nova-compute", "compute_rpc")
@@ -182,6 +183,25 @@ class ComputeAPI(rpc.RPCAPI):
         return self.prepare(
             context, server=_compute_host(None, instance), version="1.3"
         ).call(context, "get_vnc_console", instance=instance, console_type=console_type)
+
+    # -- 1.10 -----------------------------------------------------------------
+
+    def get_spice_console(self, context, instance, console_type: str) -> dict:
+        """``{"host", "port"[, "tls_port"]}`` of the instance's SPICE
+        server, as the console proxy reaches it."""
+        return self.prepare(
+            context, server=_compute_host(None, instance), version="1.10"
+        ).call(
+            context, "get_spice_console", instance=instance, console_type=console_type
+        )
+
+    def get_serial_console(self, context, instance, console_type: str) -> dict:
+        """``{"host", "port"}`` of the instance's serial port listener."""
+        return self.prepare(
+            context, server=_compute_host(None, instance), version="1.10"
+        ).call(
+            context, "get_serial_console", instance=instance, console_type=console_type
+        )
 
     # -- 1.4 ------------------------------------------------------------------
 

@@ -37,6 +37,23 @@ fake_driver_opts = [
         help="Port the fake guests' VNC console is said to listen on, at "
         "``[vnc] server_proxyclient_address``.",
     ),
+    cfg.PortOpt(
+        "spice_port",
+        default=6970,
+        help="Port the fake guests' SPICE console is said to listen on, at "
+        "``[spice] server_proxyclient_address``.",
+    ),
+    cfg.PortOpt(
+        "spice_tls_port",
+        default=6971,
+        help="TLS port the fake guests' SPICE console is said to listen on.",
+    ),
+    cfg.PortOpt(
+        "serial_port",
+        default=6999,
+        help="Port the fake guests' serial console is said to listen on, at "
+        "``[serial_console] proxyclient_address``.",
+    ),
 ]
 
 

@@ -1,14 +1,17 @@
-"""nova-novncproxy's server: the noVNC web client and its WebSocket proxy.
+"""The console proxies' server: a web client and its WebSocket proxy.
 
-A browser loads the web client (``[DEFAULT] web``) from this server, then
-opens a WebSocket to ``/?token=<token>``. Before the WebSocket is accepted
-the proxy checks that the page came from this proxy or an allowed origin
-(``[console] allowed_origins``), that the token is a live console token
-of this cell, and that the instance's compute host (asked over RPC) still
-has its console at the token's address. Anything else is
-refused with 403 before a single byte reaches a VNC server. Then bytes flow
-both ways between the WebSocket and the instance's VNC server until either
-side closes.
+One server proxies one console type: nova-novncproxy noVNC's,
+nova-spicehtml5proxy SPICE's, nova-serialproxy the serial consoles' (with
+no web client: WebSockets only). A browser loads the web client
+(``[DEFAULT] web``) from this server, then opens a WebSocket to
+``/?token=<token>``. Before the WebSocket is accepted the proxy checks
+that the page came from this proxy or an allowed origin (``[console]
+allowed_origins``), that the token is a live console token of this cell
+and of the server's console type, and that the instance's compute host
+(asked over RPC) still has its console at the token's address. Anything
+else is refused with 403 before a single byte reaches a console. Then bytes flow
+both ways between the WebSocket and the instance's console (VNC or SPICE
+server, serial port) until either side closes.
 
 Connections are served on native threads (websockify's handler on the
 standard library's threading HTTP server), one per browser connection.
@@ -32,13 +35,12 @@ from websockify import websocketproxy, websocketserver
 import nova.conf
 from nova import context as nova_context
 from nova import exception, objects
-from nova.compute import rpcapi as compute_rpcapi
+from nova.console import api as console_api
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
-CONSOLE_TYPE = "novnc"
-# Seconds to wait for a compute host's VNC server to accept.
+# Seconds to wait for a compute host's console to accept.
 CONNECT_TIMEOUT = 10
 
 _TOKEN_IN_TEXT = re.compile(r"(token(?:=|%3D))[^&\s'\"]+", re.IGNORECASE)
@@ -100,6 +102,10 @@ class NovaProxyRequestHandler(websocketproxy.ProxyRequestHandler):
         if parts.scheme not in ("http", "https"):
             raise ConsoleRefused(f"origin scheme {parts.scheme!r}")
         expected_scheme = urllib.parse.urlsplit(access_url_base or "").scheme
+        # A WebSocket URL (the serial console's) is opened from an HTTP page.
+        expected_scheme = {"ws": "http", "wss": "https"}.get(
+            expected_scheme, expected_scheme
+        )
         if expected_scheme and parts.scheme != expected_scheme:
             raise ConsoleRefused(
                 f"origin scheme {parts.scheme!r} is not {expected_scheme!r}"
@@ -122,7 +128,7 @@ class NovaProxyRequestHandler(websocketproxy.ProxyRequestHandler):
             token = objects.ConsoleAuthToken.validate(context, self._token())
         except exception.InvalidToken as exc:
             raise ConsoleRefused("invalid or expired token") from exc
-        if token.console_type != CONSOLE_TYPE:
+        if token.console_type != self.server.console_type:
             raise ConsoleRefused(f"a {token.console_type} token")
         self._check_origin(token.access_url_base)
         try:
@@ -136,15 +142,12 @@ class NovaProxyRequestHandler(websocketproxy.ProxyRequestHandler):
         self._check_console_on_host(context, instance, token)
         return token
 
-    @staticmethod
-    def _check_console_on_host(context, instance, token) -> None:
+    def _check_console_on_host(self, context, instance, token) -> None:
         """Ask the instance's compute host where its console is now: a token
         outlives a move, a rebuild or a guest gone from the hypervisor, and
         must then open nothing (least of all another guest's console)."""
         try:
-            console = compute_rpcapi.ComputeAPI().get_vnc_console(
-                context, instance, CONSOLE_TYPE
-            )
+            console = console_api.locate(context, instance, self.server.console_type)
         except (exception.NovaException, oslo_messaging.MessagingException) as exc:
             raise ConsoleRefused(
                 f"{instance.host} has no console of {instance.uuid}: {exc}"
@@ -216,15 +219,24 @@ def _shut_down(sock: socket.socket) -> None:
 
 
 class NovaWebSocketProxy(socketserver.ThreadingMixIn, HTTPServer):
-    """The threaded HTTP server of nova-novncproxy."""
+    """The threaded HTTP server of a console proxy: ``console_type``
+    tokens only, the web client from ``web`` (None: WebSockets only, any
+    other request is 405)."""
 
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, host: str, port: int, web: str) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        web: str | None,
+        console_type: str = console_api.NOVNC,
+    ) -> None:
         self.web = web
+        self.console_type = console_type
         # What websockify's handler reads from its server.
-        self.only_upgrade = False
+        self.only_upgrade = web is None
         self.file_only = True
         self.verbose = False
         self.heartbeat = None

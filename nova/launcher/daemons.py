@@ -8,7 +8,8 @@ The launcher runs exactly what this module declares, in order:
   run ``nova-manage``;
 * :data:`NOVA_DAEMONS`, all at once: the API-level services (nova-api,
   nova-metadata-api, nova-scheduler, the superconductor), cell1's conductor,
-  its nova-novncproxy (only where noVNC is installed) and one nova-compute
+  its nova-novncproxy (only where noVNC is installed), its nova-serialproxy
+  and one nova-compute
   per compute host (each waits for what it needs by itself); ``start`` goes
   on once every one is ready;
 * :data:`NOVA_POST_START_COMMANDS` on every start, once every daemon is
@@ -28,8 +29,9 @@ with ``nova-cell1.conf`` then ``nova-compute-<n>.conf`` and is named
 ``{…}`` placeholders in a command's arguments are filled from
 :class:`SetupContext`.
 
-Readiness: nova-api, nova-metadata-api and nova-novncproxy when their root
-URL answers; the RPC daemons when their
+Readiness: nova-api, nova-metadata-api, nova-novncproxy and
+nova-serialproxy when their root URL answers (the serial proxy's with 405:
+it serves WebSockets only); the RPC daemons when their
 log says they consume their topic (:data:`RPC_READY_LINE`, written by
 :mod:`nova.service` after the service record exists and, for a compute, its
 compute node and resource provider).
@@ -60,6 +62,7 @@ class NovaUrls:
     compute_api: str
     metadata_root: str
     novncproxy_root: str
+    serialproxy_root: str
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,10 @@ def _metadata_api(urls: NovaUrls) -> ReadinessProbe:
 
 def _novncproxy(urls: NovaUrls) -> ReadinessProbe:
     return HttpProbe(urls.novncproxy_root)
+
+
+def _serialproxy(urls: NovaUrls) -> ReadinessProbe:
+    return HttpProbe(urls.serialproxy_root)
 
 
 NOVNC_WEB = "/usr/share/novnc"
@@ -201,6 +208,13 @@ NOVA_DAEMONS: tuple[NovaDaemon, ...] = (
         _novncproxy,
         "nova_novncproxy",
         needs_path=NOVNC_WEB,
+    ),
+    NovaDaemon(
+        "nova-serialproxy",
+        "nova-serialproxy",
+        ConfigRole.CELL,
+        _serialproxy,
+        "nova_serialproxy",
     ),
     NovaDaemon(
         "nova-compute",

@@ -1,9 +1,12 @@
 """Our services as threads of one process: the all-in-one's Nova.
 
 nova-api (on a threaded WSGI server), nova-scheduler, nova-conductor and
-nova-compute run here as :class:`nova.service.Service` objects, reading one
-configuration file, with ``transport_url`` naming either oslo.messaging's
-in-memory ``fake://`` driver or a RabbitMQ broker.
+nova-compute run here as :class:`nova.service.Service` objects, and the
+console proxies (noVNC's where its web client is installed, the serial
+one when ``[serial_console] enabled``, SPICE's when ``[spice] enabled`` and
+its web client is installed) as threads, reading one configuration file,
+with ``transport_url`` naming either oslo.messaging's in-memory ``fake://``
+driver or a RabbitMQ broker.
 
 Why one conductor, and why the compute reads its database
 ----------------------------------------------------------
@@ -31,14 +34,18 @@ downloads) is exactly what the multi-process deployment runs.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nova.conf
 from nova import config, objects, rpc, service
+from nova.cmd import spicehtml5proxy
+from nova.console import api as console_api
+from nova.console import websocketproxy
 from nova.launcher.progress import Progress
-from nova.launcher.threaded_wsgi import ThreadedWSGIServer
+from nova.launcher.threaded_wsgi import ThreadedServer, ThreadedWSGIServer
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -63,7 +70,7 @@ class InProcessNova:
         self.log_file = log_file
         self.progress = progress or Progress(None)
         self._services: list[service.Service] = []
-        self._http: list[ThreadedWSGIServer] = []
+        self._http: list[ThreadedServer] = []
 
     def load_configuration(self, argv: Sequence[str] = ()) -> None:
         """Parse the configuration file and set up logging into ``log_file``."""
@@ -87,7 +94,7 @@ class InProcessNova:
                 # Appended first, so a failing start is still stopped.
                 self._services.append(rpc_service)
                 rpc_service.start()
-        for server in self._http_servers():
+        for server in self._http_servers() + self._console_proxies():
             with self.progress.step(f"nova: {server.name} at {server.url}"):
                 self._http.append(server)
                 server.start()
@@ -111,6 +118,56 @@ class InProcessNova:
                 CONF.metadata_listen_port,
             ),
         ]
+
+    def _console_proxies(self) -> list[ThreadedServer]:
+        """The console proxies this configuration asks for and this host
+        can serve; says which ones it cannot and why."""
+        wanted = [
+            (
+                "nova-novncproxy",
+                console_api.NOVNC,
+                True,
+                (CONF.vnc.novncproxy_host, CONF.vnc.novncproxy_port),
+                CONF.web,
+                "novnc",
+            ),
+            (
+                "nova-serialproxy",
+                console_api.SERIAL,
+                CONF.serial_console.enabled,
+                (
+                    CONF.serial_console.serialproxy_host,
+                    CONF.serial_console.serialproxy_port,
+                ),
+                None,
+                None,
+            ),
+            (
+                "nova-spicehtml5proxy",
+                console_api.SPICE_HTML5,
+                CONF.spice.enabled,
+                (CONF.spice.html5proxy_host, CONF.spice.html5proxy_port),
+                spicehtml5proxy.WEB,
+                "spice-html5",
+            ),
+        ]
+        proxies = []
+        for name, console_type, enabled, (host, port), web, package in wanted:
+            if not enabled:
+                continue
+            if web is not None and not os.path.isdir(web):
+                self.progress.line(
+                    f"nova: no {name}: its web client is not installed at {web} "
+                    f"(Debian package {package})"
+                )
+                continue
+            proxies.append(
+                ThreadedServer(
+                    name,
+                    websocketproxy.NovaWebSocketProxy(host, port, web, console_type),
+                )
+            )
+        return proxies
 
     def stop(self) -> None:
         """Stop the APIs, then the services; idempotent.

@@ -75,6 +75,7 @@ class NovaConfigFiles:
     metadata_port: int
     computes: int
     novncproxy_port: int = 6080
+    serialproxy_port: int = 6083
     options: Sections = field(default_factory=dict)
     compute_driver: str = "fake.FakeDriver"
     all_in_one_host: str | None = None
@@ -115,6 +116,17 @@ class NovaConfigFiles:
             ),
         }
 
+    def _serial_console(self) -> dict[str, object]:
+        """Serial consoles on: guests' serial ports listen on loopback,
+        reached through nova-serialproxy at the URL users get."""
+        return {
+            "enabled": True,
+            "proxyclient_address": LOOPBACK,
+            "serialproxy_host": LOOPBACK,
+            "serialproxy_port": self.serialproxy_port,
+            "base_url": f"ws://{LOOPBACK}:{self.serialproxy_port}/",
+        }
+
     def _api_sections(self) -> dict[str, dict[str, object]]:
         return _layered(
             {
@@ -134,6 +146,7 @@ class NovaConfigFiles:
                 "keystone_authtoken": self.nova_user.authtoken_section(),
                 **self._service_clients(),
                 "vnc": self._vnc(),
+                "serial_console": self._serial_console(),
                 # New computes get mapped to their cell without an operator
                 # running `nova-manage cell_v2 discover_hosts`.
                 "scheduler": {"discover_hosts_in_cells_interval": 2},
@@ -191,6 +204,7 @@ class NovaConfigFiles:
                     "database": {"connection": self.cell1_database_url},
                     **self._service_clients(),
                     "vnc": self._vnc(),
+                    "serial_console": self._serial_console(),
                     "oslo_concurrency": {"lock_path": self.directory / "lock"},
                 },
                 self.options,

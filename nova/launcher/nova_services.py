@@ -87,6 +87,7 @@ class NovaServices:
             api_port=settings.ports.nova_api,
             metadata_port=settings.ports.nova_metadata,
             novncproxy_port=settings.ports.nova_novncproxy,
+            serialproxy_port=settings.ports.nova_serialproxy,
             computes=settings.computes,
             options=settings.nova_options,
             compute_driver=settings.compute_driver,
@@ -97,6 +98,7 @@ class NovaServices:
             compute_api=upstream.compute_url,
             metadata_root=f"http://{LOOPBACK}:{settings.ports.nova_metadata}/",
             novncproxy_root=f"http://{LOOPBACK}:{settings.ports.nova_novncproxy}/",
+            serialproxy_root=f"http://{LOOPBACK}:{settings.ports.nova_serialproxy}/",
         )
 
     @property

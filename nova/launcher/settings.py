@@ -37,6 +37,7 @@ class Ports:
     nova_api: int = 8774
     nova_metadata: int = 8775
     nova_novncproxy: int = 6080
+    nova_serialproxy: int = 6083
 
     def offset(self, delta: int) -> Ports:
         """Every port shifted by ``delta`` (for a second deployment)."""

@@ -33,18 +33,12 @@ class _LoggingHandler(simple_server.WSGIRequestHandler):
         LOG.info("%s %s", self.address_string(), format % args)
 
 
-class ThreadedWSGIServer:
-    """Serve ``app`` on ``host:port`` from a background thread."""
+class ThreadedServer:
+    """Serve a ``socketserver`` server from a background thread."""
 
-    def __init__(self, name: str, app, host: str, port: int) -> None:
+    def __init__(self, name: str, server: socketserver.BaseServer) -> None:
         self.name = name
-        self._server = simple_server.make_server(
-            host,
-            port,
-            app,
-            server_class=_ThreadingWSGIServer,
-            handler_class=_LoggingHandler,
-        )
+        self._server = server
         self._thread = threading.Thread(
             target=self._server.serve_forever, name=f"wsgi-{name}", daemon=True
         )
@@ -67,3 +61,19 @@ class ThreadedWSGIServer:
         self._server.server_close()
         if started:
             self._thread.join(timeout=5)
+
+
+class ThreadedWSGIServer(ThreadedServer):
+    """Serve ``app`` on ``host:port`` from a background thread."""
+
+    def __init__(self, name: str, app, host: str, port: int) -> None:
+        super().__init__(
+            name,
+            simple_server.make_server(
+                host,
+                port,
+                app,
+                server_class=_ThreadingWSGIServer,
+                handler_class=_LoggingHandler,
+            ),
+        )

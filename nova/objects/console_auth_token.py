@@ -53,11 +53,15 @@ class ConsoleAuthToken(base.NovaTimestampObject, base.NovaObject):
 
     @property
     def access_url(self) -> str | None:
-        """The URL the user opens: the proxy's page with the token in the
-        WebSocket path noVNC connects to."""
+        """The URL the user opens: for noVNC the proxy's page with the
+        token in the WebSocket path noVNC connects to (noVNC 1.1 reads no
+        other), for the other consoles the token as a query parameter."""
         if "id" not in self or "token" not in self or not self.access_url_base:
             return None
-        query = urllib.parse.urlencode({"path": f"?token={self.token}"})
+        if self.console_type == "novnc":
+            query = urllib.parse.urlencode({"path": f"?token={self.token}"})
+        else:
+            query = urllib.parse.urlencode({"token": self.token})
         return f"{self.access_url_base}?{query}"
 
     @base.remotable

@@ -187,6 +187,24 @@ class ComputeDriver:
         """
         raise NotImplementedError()
 
+    def get_spice_console(self, context, instance) -> dict[str, Any]:
+        """Where the guest's SPICE server listens, as the console proxy
+        reaches it: ``{"host", "port", "tls_port"}``.
+
+        :raises InstanceNotFound: the hypervisor has no such guest.
+        :raises ConsoleTypeUnavailable: the guest has no SPICE server.
+        """
+        raise NotImplementedError()
+
+    def get_serial_console(self, context, instance) -> dict[str, Any]:
+        """Where the guest's serial port listens, as the serial proxy
+        reaches it: ``{"host", "port"}``.
+
+        :raises InstanceNotFound: the hypervisor has no such guest.
+        :raises ConsoleTypeUnavailable: the guest's serial port is no listener.
+        """
+        raise NotImplementedError()
+
     def get_diagnostics(self, instance) -> dict[str, Any]:
         """The hypervisor's own statistics of the guest, in whatever keys
         it names them (the pre-2.48 diagnostics)."""

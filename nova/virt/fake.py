@@ -247,6 +247,26 @@ class FakeDriver(driver.ComputeDriver):
             "port": CONF.fake_driver.vnc_port,
         }
 
+    def get_spice_console(self, context, instance) -> dict:
+        # Fixed details, as for VNC: [fake_driver] spice_port and
+        # spice_tls_port at [spice] server_proxyclient_address.
+        self._guest(instance)
+        return {
+            "host": CONF.spice.server_proxyclient_address,
+            "port": CONF.fake_driver.spice_port,
+            "tls_port": CONF.fake_driver.spice_tls_port,
+        }
+
+    def get_serial_console(self, context, instance) -> dict:
+        # Fixed details, as for VNC: tests standing in a TCP listener for
+        # the guest's serial port point [serial_console] proxyclient_address
+        # and [fake_driver] serial_port at it.
+        self._guest(instance)
+        return {
+            "host": CONF.serial_console.proxyclient_address,
+            "port": CONF.fake_driver.serial_port,
+        }
+
     def get_diagnostics(self, instance) -> dict:
         guest = self._guest(instance)
         return {

@@ -5,7 +5,8 @@
 #   initramfs.cpio.gz  busybox init printing GUEST-BOOT-OK on the serial
 #                      console, powering off on the ACPI power button; with
 #                      a config-2 cdrom it prints the drive's uuid, user_data
-#                      and first personality file (CONFIG-DRIVE lines)
+#                      and first personality file (CONFIG-DRIVE lines),
+#                      then runs a shell on the serial port
 #   disk.qcow2         a 64 MiB disk with a marker at its start
 # Usage: build_guest_images.sh OUTPUT_DIR   (OUTPUT_DIR must not exist yet)
 set -euo pipefail
@@ -86,7 +87,9 @@ if [ -n "$cd_dev" ] && mount -t iso9660 -o ro "$cd_dev" /mnt/config; then
 else
   echo "CONFIG-DRIVE none"
 fi
-while true; do sleep 60; done
+# An interactive shell on the serial port (a serial console's keystrokes
+# reach it; without one attached it waits).
+while true; do setsid sh -c 'exec sh -i </dev/ttyS0 >/dev/ttyS0 2>&1'; sleep 5; done
 EOS
 chmod +x "$R"/init
 

@@ -45,6 +45,7 @@ PROCESSES = (
     "nova-cell1-conductor",
     # Only where the noVNC web client is installed.
     *(["nova-novncproxy"] if os.path.isdir(NOVNC_WEB) else []),
+    "nova-serialproxy",
     "nova-compute-1",
     "nova-compute-2",
 )

@@ -1,4 +1,4 @@
-"""Asking this host's guests: console log, VNC console, diagnostics, a new
+"""Asking this host's guests: console log, consoles, diagnostics, a new
 admin password, a crash dump."""
 
 from __future__ import annotations
@@ -28,14 +28,57 @@ class GuestFlow(base.Flow):
             return ""
         return "\n".join(output.split("\n")[-length:])
 
-    def get_vnc_console(self, context, instance, console_type: str) -> dict:
-        """Where the instance's VNC server listens (``host``, ``port``)."""
-        if not CONF.vnc.enabled:
+    def _console(self, instance, console_type: str, enabled: bool, types, locate):
+        """``locate()``'s console of the instance (``host``, ``port`` and
+        ``tls_port`` when it has one), if this host offers ``console_type``
+        (``enabled``, one of ``types``).
+
+        :raises ConsoleTypeUnavailable: the host offers no such console.
+        :raises ConsoleTypeInvalid: not a type of this console.
+        :raises InstanceNotFound: the instance is not on this host.
+        """
+        if not enabled:
             raise exception.ConsoleTypeUnavailable(console_type=console_type)
+        if console_type not in types:
+            raise exception.ConsoleTypeInvalid(console_type=console_type)
         if instance.host != self.host:
             raise exception.InstanceNotFound(instance_id=instance.uuid)
-        console = self.driver.get_vnc_console(context, instance)
-        return {"host": console["host"], "port": int(console["port"])}
+        console = locate()
+        details = {"host": console["host"], "port": int(console["port"])}
+        if console.get("tls_port"):
+            details["tls_port"] = int(console["tls_port"])
+        return details
+
+    def get_vnc_console(self, context, instance, console_type: str) -> dict:
+        """Where the instance's VNC server listens (``host``, ``port``)."""
+        return self._console(
+            instance,
+            console_type,
+            CONF.vnc.enabled,
+            ("novnc",),
+            lambda: self.driver.get_vnc_console(context, instance),
+        )
+
+    def get_spice_console(self, context, instance, console_type: str) -> dict:
+        """Where the instance's SPICE server listens (``host``, ``port``,
+        ``tls_port`` if it has one)."""
+        return self._console(
+            instance,
+            console_type,
+            CONF.spice.enabled,
+            ("spice-html5",),
+            lambda: self.driver.get_spice_console(context, instance),
+        )
+
+    def get_serial_console(self, context, instance, console_type: str) -> dict:
+        """Where the instance's serial port listens (``host``, ``port``)."""
+        return self._console(
+            instance,
+            console_type,
+            CONF.serial_console.enabled,
+            ("serial",),
+            lambda: self.driver.get_serial_console(context, instance),
+        )
 
     def _check_running(self, instance, method: str) -> None:
         """:raises InstanceInvalidState: the guest is not running."""

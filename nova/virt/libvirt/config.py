@@ -1,7 +1,8 @@
 """The one builder of libvirt domain XML for nova's guests.
 
 :func:`guest_config` decides what a guest gets (from the instance, its
-flavor, its image and the ``[libvirt]`` / ``[vnc]`` options);
+flavor, its image and the ``[libvirt]``, ``[vnc]``, ``[spice]`` and
+``[serial_console]`` options);
 :func:`domain_xml` writes it out. Every guest the driver defines goes
 through both, so what a domain looks like is decided in this module only.
 """
@@ -57,6 +58,12 @@ class GuestConfig:
     kernel_cmdline: str | None = None
     machine_type: str | None = None
     vnc_listen: str | None = None
+    # SPICE graphics listening there, with the guest agent's channel or not.
+    spice_listen: str | None = None
+    spice_agent: bool = False
+    # The serial port as a TCP listener (address, port) the serial console
+    # proxy connects to; its output still goes to ``console_log`` too.
+    serial_tcp: tuple[str, int] | None = None
     # The <nova:instance> metadata: who owns the guest and what flavor.
     metadata: dict = dataclasses.field(default_factory=dict)
 
@@ -135,8 +142,11 @@ def guest_config(
     console_log: str,
     kernel: str | None = None,
     ramdisk: str | None = None,
+    serial_port: int | None = None,
 ) -> GuestConfig:
-    """What the guest of ``instance`` is, on this host's configuration."""
+    """What the guest of ``instance`` is, on this host's configuration;
+    its serial port listens on ``serial_port`` when given (``[serial_console]
+    enabled``)."""
     virt_type = CONF.libvirt.virt_type
     cpu_mode, cpu_model = _cpu(virt_type)
     cmdline = None
@@ -158,6 +168,13 @@ def guest_config(
         kernel_cmdline=cmdline,
         machine_type=machine_type(image_meta),
         vnc_listen=CONF.vnc.server_listen if CONF.vnc.enabled else None,
+        spice_listen=CONF.spice.server_listen if CONF.spice.enabled else None,
+        spice_agent=CONF.spice.enabled and CONF.spice.agent_enabled,
+        serial_tcp=(
+            (CONF.serial_console.proxyclient_address, serial_port)
+            if serial_port
+            else None
+        ),
         metadata=_metadata(instance, instance.image_ref or None),
     )
 
@@ -236,12 +253,31 @@ def domain_xml(config: GuestConfig) -> str:
         _sub(element, "target", dev=disk.target_dev, bus=disk.bus)
         if disk.read_only:
             _sub(element, "readonly")
-    serial = _sub(devices, "serial", type="file")
     # append: a reboot adds to the log instead of wiping what came before.
-    _sub(serial, "source", path=config.console_log, append="on")
+    if config.serial_tcp:
+        host, port = config.serial_tcp
+        serial = _sub(devices, "serial", type="tcp")
+        _sub(serial, "source", mode="bind", host=host, service=port)
+        _sub(serial, "protocol", type="raw")
+        _sub(serial, "log", file=config.console_log, append="on")
+    else:
+        serial = _sub(devices, "serial", type="file")
+        _sub(serial, "source", path=config.console_log, append="on")
     _sub(serial, "target", port=0)
     if config.vnc_listen:
         _sub(devices, "graphics", type="vnc", autoport="yes", listen=config.vnc_listen)
+    if config.spice_listen:
+        _sub(
+            devices,
+            "graphics",
+            type="spice",
+            autoport="yes",
+            listen=config.spice_listen,
+        )
+        if config.spice_agent:
+            channel = _sub(devices, "channel", type="spicevmc")
+            _sub(channel, "target", type="virtio", name="com.redhat.spice.0")
+    if config.vnc_listen or config.spice_listen:
         _sub(_sub(devices, "video"), "model", type="vga")
     _sub(devices, "memballoon", model="none")
     return ET.tostring(domain, encoding="unicode")

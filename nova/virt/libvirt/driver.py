@@ -23,6 +23,7 @@ from oslo_utils import strutils
 
 import nova.conf
 from nova import exception
+from nova.console import serial as serial_ports
 from nova.image import api as image_api
 from nova.states import power_state, task_states
 from nova.virt import configdrive, driver
@@ -270,6 +271,38 @@ class LibvirtDriver(driver.ComputeDriver):
                 )
         return kernel, ramdisk
 
+    @staticmethod
+    def _serial_listeners(domain) -> list[tuple[str, int]]:
+        """(address, port) of the domain's serial ports that are TCP
+        listeners, from its XML."""
+        devices = ET.fromstring(domain.XMLDesc(0)).find("devices")
+        if devices is None:
+            return []
+        return [
+            (source.get("host"), int(source.get("service")))
+            for source in devices.findall("serial[@type='tcp']/source[@mode='bind']")
+            if source.get("service")
+        ]
+
+    def _serial_port(self, instance) -> int | None:
+        """The port of the guest's serial console when ``[serial_console]
+        enabled``: the one its domain already has (a redefined guest keeps
+        it), else a free one of the range."""
+        if not CONF.serial_console.enabled:
+            return None
+        address = CONF.serial_console.proxyclient_address
+        with contextlib.suppress(exception.InstanceNotFound):
+            for host, port in self._serial_listeners(self._host.get_domain(instance)):
+                if host == address:
+                    return port
+        in_use = {
+            port
+            for domain in self._host.list_domains()
+            for host, port in self._serial_listeners(domain)
+            if host == address
+        }
+        return serial_ports.acquire_port(address, in_use)
+
     def _define_domain(self, context, instance, image_meta, disks):
         """Define (not start) the domain of ``instance`` over ``disks``."""
         kernel, ramdisk = self._boot_files(context, instance)
@@ -280,6 +313,7 @@ class LibvirtDriver(driver.ComputeDriver):
             self.console_log_path(instance),
             kernel=kernel,
             ramdisk=ramdisk,
+            serial_port=self._serial_port(instance),
         )
         return self._host.get_connection().defineXML(config.domain_xml(guest))
 
@@ -335,7 +369,10 @@ class LibvirtDriver(driver.ComputeDriver):
                     # It stopped by itself meanwhile.
                     if domain.isActive():
                         raise exception.HypervisorUnavailable(reason=str(exc)) from exc
+            listeners = self._serial_listeners(domain)
             domain.undefineFlags(libvirt.VIR_DOMAIN_UNDEFINE_MANAGED_SAVE)
+            for host, port in listeners:
+                serial_ports.release_port(host, port)
         if destroy_disks:
             shutil.rmtree(self.instance_dir(instance), ignore_errors=True)
 
@@ -543,14 +580,50 @@ class LibvirtDriver(driver.ComputeDriver):
         The guest listens on ``[vnc] server_listen`` (often a wildcard);
         the proxy reaches this host at ``[vnc] server_proxyclient_address``.
         """
+        graphics = self._graphics(instance, "vnc", "novnc")
+        return {
+            "host": CONF.vnc.server_proxyclient_address,
+            "port": int(graphics.get("port")),
+        }
+
+    def get_spice_console(self, context, instance) -> dict[str, Any]:
+        """``{"host", "port", "tls_port"}`` of the running guest's SPICE
+        server, as the proxy reaches it (``[spice]
+        server_proxyclient_address``); ``tls_port`` is None without TLS."""
+        graphics = self._graphics(instance, "spice", "spice-html5")
+        tls_port = int(graphics.get("tlsPort", -1))
+        return {
+            "host": CONF.spice.server_proxyclient_address,
+            "port": int(graphics.get("port")),
+            "tls_port": tls_port if tls_port > 0 else None,
+        }
+
+    def _graphics(self, instance, kind: str, console_type: str) -> ET.Element:
+        """The running guest's ``kind`` graphics device, once QEMU gave it
+        a port.
+
+        :raises ConsoleTypeUnavailable: it has none (not running, or not
+            configured so).
+        """
         domain = self._host.get_domain(instance)
         graphics = ET.fromstring(domain.XMLDesc(0)).find(
-            "devices/graphics[@type='vnc']"
+            f"devices/graphics[@type='{kind}']"
         )
-        port = int(graphics.get("port", -1)) if graphics is not None else -1
-        if port < 0:
-            raise exception.ConsoleTypeUnavailable(console_type="novnc")
-        return {"host": CONF.vnc.server_proxyclient_address, "port": port}
+        if graphics is None or int(graphics.get("port", -1)) < 0:
+            raise exception.ConsoleTypeUnavailable(console_type=console_type)
+        return graphics
+
+    def get_serial_console(self, context, instance) -> dict[str, Any]:
+        """``{"host", "port"}`` of the guest's serial port listener.
+
+        :raises ConsoleTypeUnavailable: its serial port is no TCP listener
+            (defined before ``[serial_console] enabled``).
+        """
+        listeners = self._serial_listeners(self._host.get_domain(instance))
+        if not listeners:
+            raise exception.ConsoleTypeUnavailable(console_type="serial")
+        host, port = listeners[0]
+        return {"host": host, "port": port}
 
     # -- diagnostics ---------------------------------------------------------
 

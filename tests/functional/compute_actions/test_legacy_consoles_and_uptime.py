@@ -45,11 +45,13 @@ def test_legacy_console_refusals(api, nova_conf, flavor):
         {"os-getVNCConsole": {"type": "spice-html5"}},
         {"os-getVNCConsole": {}},
         {"os-getSPICEConsole": {"type": "spice-html5"}},
-        {"os-getRDPConsole": {"type": "rdp-html5"}},
         {"os-getSerialConsole": {"type": "serial"}},
         {"os-getSerialConsole": {"type": "novnc"}},
     ):
         assert fault(action(api, instance.uuid, body))[:2] == ("badRequest", 400), body
+    # RDP consoles are gone upstream.
+    rdp = {"os-getRDPConsole": {"type": "rdp-html5"}}
+    assert fault(action(api, instance.uuid, rdp))[1] == 410
     theirs = server(nova_conf, project="other")
     novnc = {"os-getVNCConsole": {"type": "novnc"}}
     assert fault(action(api, theirs.uuid, novnc))[1] == 404

@@ -1,5 +1,6 @@
 """Console tests on the API tests' databases (every backend), real
-RabbitMQ for the compute RPC, a tiny VNC server for the consoles."""
+RabbitMQ for the compute RPC, a tiny VNC server and a TCP listener standing
+in for a serial port for the consoles."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from nova import context as nova_context
 from nova import objects, rpc
 from nova.compute import manager as compute_manager
 from nova.conf import CONF
+from nova.console import api as console_api
 from nova.console import websocketproxy
 from tests.fixtures.rabbitmq import make_vhost  # noqa: F401  (fixture)
 from tests.fixtures.vnc_server import VNCServer
@@ -23,6 +25,7 @@ from tests.functional.api.conftest import (  # noqa: F401  (fixtures)
     parsed_conf,
 )
 from tests.functional.api.test_servers import _in_cell
+from tests.functional.console.serial_port import SerialPort
 
 COMPUTE_HOST = "compute-1"
 WEB_PAGE = b"<html><body>noVNC stand-in</body></html>"
@@ -61,6 +64,42 @@ def proxy(cell_conf, tmp_path):
     web.mkdir()
     (web / "vnc_auto.html").write_bytes(WEB_PAGE)
     server = websocketproxy.NovaWebSocketProxy("127.0.0.1", 0, str(web))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def serial_port():
+    port = SerialPort()
+    yield port
+    port.stop()
+
+
+@pytest.fixture
+def consoles_enabled(serial_port):
+    """``[serial_console]`` and ``[spice]`` enabled; the fake driver's
+    guests have ``serial_port`` as their serial port."""
+    overrides = [
+        ("enabled", True, "serial_console"),
+        ("enabled", True, "spice"),
+        ("proxyclient_address", serial_port.host, "serial_console"),
+        ("serial_port", serial_port.port, "fake_driver"),
+    ]
+    for name, value, group in overrides:
+        CONF.set_override(name, value, group=group)
+    yield serial_port
+    for name, _, group in overrides:
+        CONF.clear_override(name, group=group)
+
+
+@pytest.fixture
+def serial_proxy(cell_conf):
+    """nova-serialproxy's server in cell1: WebSockets only."""
+    server = websocketproxy.NovaWebSocketProxy("127.0.0.1", 0, None, console_api.SERIAL)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server

@@ -25,6 +25,24 @@ class Handshake:
             data += payload
         return data
 
+    def send_binary(self, data: bytes) -> None:
+        """One binary frame, masked as a client's must be."""
+        mask = os.urandom(4)
+        header = bytes([0x82])
+        if len(data) < 126:
+            header += bytes([0x80 | len(data)])
+        else:
+            header += bytes([0x80 | 126]) + struct.pack(">H", len(data))
+        masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(data))
+        self.sock.sendall(header + mask + masked)
+
+    def read_until(self, marker: bytes) -> bytes:
+        """Payload up to and including ``marker``."""
+        data = b""
+        while marker not in data:
+            data += self.read_binary(1)
+        return data
+
     def close(self) -> None:
         if self.sock is not None:
             self.sock.close()

@@ -176,6 +176,17 @@ def test_cell1_conf_has_no_api_database(tmp_path):
     assert conf["DEFAULT"]["transport_url"].endswith("/%2Fnova-x-cell1")
     # Computes hand out console URLs, the proxy listens: both read [vnc].
     assert conf["vnc"]["novncproxy_base_url"].startswith("http://127.0.0.1:6080/")
+    # Serial consoles: the computes' guests listen on loopback, the API
+    # hands out nova-serialproxy's URL, the proxy listens there.
+    for rendered in (conf, _ini(_nova_configs(tmp_path).render_api())):
+        serial = rendered["serial_console"]
+        assert serial["enabled"] == "True"
+        assert serial["proxyclient_address"] == "127.0.0.1"
+        assert serial["base_url"] == "ws://127.0.0.1:6083/"
+        assert (serial["serialproxy_host"], serial["serialproxy_port"]) == (
+            "127.0.0.1",
+            "6083",
+        )
     assert conf["placement"]["username"] == "nova"
 
 

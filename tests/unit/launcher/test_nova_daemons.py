@@ -84,6 +84,7 @@ def test_declared_deployment_follows_the_deployment_contract(tmp_path):
         "nova-conductor",
         "nova-cell1-conductor",
         *novnc,
+        "nova-serialproxy",
         "nova-compute-1",
         "nova-compute-2",
     ]
@@ -104,7 +105,14 @@ def test_declared_deployment_follows_the_deployment_contract(tmp_path):
     assert specs["nova-api"][1].probe.url == "http://127.0.0.1:8774/v2.1"
     assert specs["nova-metadata-api"][1].probe.url == "http://127.0.0.1:8775/"
     assert isinstance(specs["nova-compute-2"][1].probe, LogLineProbe)
-    expected_ports = {"nova-api": 8774, "nova-metadata-api": 8775}
+    # The serial proxy serves WebSockets only: its root answers 405.
+    assert config_files("nova-serialproxy") == [cell]
+    assert specs["nova-serialproxy"][1].probe.url == "http://127.0.0.1:6083/"
+    expected_ports = {
+        "nova-api": 8774,
+        "nova-metadata-api": 8775,
+        "nova-serialproxy": 6083,
+    }
     if novnc:
         # Console tokens live in the cell database: the cell's file.
         assert config_files("nova-novncproxy") == [cell]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nova import policy
+from nova import exception, policy
 from nova.api.openstack import microversion, validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import remote_consoles as schemas
@@ -20,7 +20,7 @@ def _console_url(req: Request, server_id: str, protocol: str, console_type: str)
         target={"project_id": instance.project_id, "user_id": instance.user_id},
     )
     console_api.check_console_type(protocol, console_type)
-    return console_api.get_vnc_console(instance).access_url
+    return console_api.get_console(instance, console_type).access_url
 
 
 @microversion.version_handler("2.6")
@@ -53,7 +53,14 @@ get_vnc_console = _legacy_action("os-getVNCConsole", "vnc", schemas.get_vnc_cons
 get_spice_console = _legacy_action(
     "os-getSPICEConsole", "spice", schemas.get_spice_console
 )
-get_rdp_console = _legacy_action("os-getRDPConsole", "rdp", schemas.get_rdp_console)
+
+
+@microversion.version_handler("2.1", "2.5")
+def get_rdp_console(req: Request, server_id: str):
+    """RDP consoles went with the Hyper-V driver: 410 Gone, as upstream."""
+    raise exception.Gone()
+
+
 get_serial_console = _legacy_action(
     "os-getSerialConsole", "serial", schemas.get_serial_console
 )

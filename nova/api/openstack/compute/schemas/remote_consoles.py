@@ -51,8 +51,7 @@ def _legacy_action(action: str, console_types: list[str]) -> dict:
     }
 
 
-# The server actions of 2.1-2.5, one per protocol.
+# The server actions of 2.1-2.5, one per protocol (RDP's is gone: no body).
 get_vnc_console = _legacy_action("os-getVNCConsole", ["novnc", "xvpvnc"])
 get_spice_console = _legacy_action("os-getSPICEConsole", ["spice-html5"])
-get_rdp_console = _legacy_action("os-getRDPConsole", ["rdp-html5"])
 get_serial_console = _legacy_action("os-getSerialConsole", ["serial"])
