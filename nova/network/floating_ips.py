@@ -60,15 +60,10 @@ class FloatingIPAPI(neutron_client.NeutronClient):
     # -- the proxy ------------------------------------------------------------
 
     def _fip(self, context, fip_id: str) -> dict[str, Any]:
+        not_found = exception.FloatingIpNotFound(id=fip_id)
         if not uuidutils.is_uuid_like(fip_id):
-            raise exception.FloatingIpNotFound(id=fip_id)
-        response = self._call(context, "GET", f"/floatingips/{fip_id}")
-        if response.status_code == 404:
-            raise exception.FloatingIpNotFound(id=fip_id)
-        fip = response.json()["floatingip"]
-        if not self._visible(context, fip, shared_ok=False):
-            raise exception.FloatingIpNotFound(id=fip_id)
-        return fip
+            raise not_found
+        return self._show(context, "floatingips", fip_id, not_found)
 
     def list(self, context) -> list[dict[str, Any]]:
         """The caller's project's floating IPs."""
@@ -77,14 +72,8 @@ class FloatingIPAPI(neutron_client.NeutronClient):
         return self._format_all(context, fips)
 
     def _floating_ips(self, context, **params) -> list[dict[str, Any]]:
-        response = self._call(context, "GET", "/floatingips", params=params)
-        if response.status_code == 404:  # Neutron without routers
-            return []
-        if response.status_code != 200:
-            raise exception.NetworkServiceUnavailable(
-                reason=f"GET /floatingips returned {response.status_code}"
-            )
-        return response.json()["floatingips"]
+        # None where Neutron has no routers (no floating IP API).
+        return self._list(context, "floatingips", missing_ok=True, **params)
 
     def get(self, context, fip_id: str) -> dict[str, Any]:
         """:raises FloatingIpNotFound: no such floating IP of the caller's."""

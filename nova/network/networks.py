@@ -19,29 +19,29 @@ from nova.network import neutron_client
 class NetworksAPI(neutron_client.NeutronClient):
     """The networks a project may see, and the floating IP pools."""
 
-    def _seen(self, context, network: dict[str, Any]) -> bool:
+    @staticmethod
+    def _visible(context, network: dict[str, Any], shared_ok: bool = True) -> bool:
         # Neutron shows everyone the external networks, too.
-        return self._visible(context, network) or bool(network.get("router:external"))
+        return neutron_client.NeutronClient._visible(
+            context, network, shared_ok
+        ) or bool(network.get("router:external"))
 
     def list(self, context) -> list[dict[str, Any]]:
         """The networks the caller may see, by name."""
         networks = [
-            net for net in self._list(context, "networks") if self._seen(context, net)
+            net
+            for net in self._list(context, "networks")
+            if self._visible(context, net)
         ]
         networks.sort(key=lambda net: (net.get("name") or "", net["id"]))
         return networks
 
     def get(self, context, network_id: str) -> dict[str, Any]:
         """:raises NetworkNotFound: no such network the caller may see."""
+        not_found = exception.NetworkNotFound(network_id=network_id)
         if not uuidutils.is_uuid_like(network_id):
-            raise exception.NetworkNotFound(network_id=network_id)
-        response = self._call(context, "GET", f"/networks/{network_id}")
-        if response.status_code == 404:
-            raise exception.NetworkNotFound(network_id=network_id)
-        network = response.json()["network"]
-        if not self._seen(context, network):
-            raise exception.NetworkNotFound(network_id=network_id)
-        return network
+            raise not_found
+        return self._show(context, "networks", network_id, not_found)
 
     def floating_ip_pools(self, context) -> list[str]:
         """The names of the external networks (floating IPs come from them)."""

@@ -62,13 +62,9 @@ class NeutronNetworkAPI(neutron_client.NeutronClient):
         ]
 
     def _port(self, context, port_id: str) -> dict[str, Any]:
-        response = self._call(context, "GET", f"/ports/{port_id}")
-        if response.status_code == 404:
-            raise exception.PortNotFound(port_id=port_id)
-        port = response.json()["port"]
-        if not self._visible(context, port, shared_ok=False):
-            raise exception.PortNotFound(port_id=port_id)
-        return port
+        return self._show(
+            context, "ports", port_id, exception.PortNotFound(port_id=port_id)
+        )
 
     # -- NetworkAPI ----------------------------------------------------------------
 
@@ -145,6 +141,20 @@ class NeutronNetworkAPI(neutron_client.NeutronClient):
                     )
                 return model.NetworkInfo()
             requests = [{"uuid": networks[0]["id"]}]
+        ports = self._take_ports(
+            context, instance, requests, security_groups, bind_host_id
+        )
+        # Only ports the user brought can have floating IPs yet.
+        return self._network_info(
+            context, ports, with_floating_ips=any(user for _, user in ports)
+        )
+
+    def _take_ports(
+        self, context, instance, requests, security_groups, bind_host_id
+    ) -> list[tuple[dict[str, Any], bool]]:
+        """The ports of ``requests``, created or taken and bound to the
+        instance (each with whether the user brought it); on a failure,
+        those taken so far are given back."""
         group_ids = self._security_group_ids(
             context, instance.project_id, security_groups
         )
@@ -170,10 +180,7 @@ class NeutronNetworkAPI(neutron_client.NeutronClient):
         except BaseException:
             self._give_back(context, ports)
             raise
-        # Only ports the user brought can have floating IPs yet.
-        return self._network_info(
-            context, ports, with_floating_ips=any(user for _, user in ports)
-        )
+        return ports
 
     def validate_security_groups(self, context, names: list[str]) -> None:
         self._security_group_ids(context, context.project_id, names)
@@ -331,14 +338,12 @@ class NeutronNetworkAPI(neutron_client.NeutronClient):
                 )
             request = {"uuid": networks[0]["id"]}
         self.validate_networks(context, [request], 1)
-        allocated = self.allocate_for_instance(
-            context, instance, [request], bind_host_id=bind_host_id
+        ((port, preserve),) = self._take_ports(
+            context, instance, [request], None, bind_host_id
         )
-        (vif,) = allocated
         network_info = self.get_instance_nw_info(context, instance)
-        for existing in network_info:
-            if existing["id"] == vif["id"]:
-                existing["preserve_on_delete"] = vif["preserve_on_delete"]
+        (vif,) = [vif for vif in network_info if vif["id"] == port["id"]]
+        vif["preserve_on_delete"] = preserve
         return vif, network_info
 
     def deallocate_port_for_instance(
@@ -484,16 +489,9 @@ class NeutronNetworkAPI(neutron_client.NeutronClient):
     def _floating_ips_of(self, context, port_ids: list[str]) -> list[dict[str, Any]]:
         """Neutron's floating IPs on ``port_ids``; none where Neutron has no
         routers (no floating IP API)."""
-        response = self._call(
-            context, "GET", "/floatingips", params={"port_id": sorted(port_ids)}
+        return self._list(
+            context, "floatingips", missing_ok=True, port_id=sorted(port_ids)
         )
-        if response.status_code == 404:
-            return []
-        if response.status_code != 200:
-            raise exception.NetworkServiceUnavailable(
-                reason=f"GET /floatingips returned {response.status_code}"
-            )
-        return response.json()["floatingips"]
 
     @staticmethod
     def _vif(port, preserve: bool, network, subnets, floating) -> model.VIF:

@@ -97,14 +97,46 @@ class NeutronClient:
             )
         return response
 
-    def _list(self, context, kind: str, **params) -> list[dict[str, Any]]:
+    def _list(
+        self, context, kind: str, missing_ok: bool = False, **params
+    ) -> list[dict[str, Any]]:
+        """The ``kind`` resources (its path: ``security-groups``) matching
+        ``params``; none when ``missing_ok`` and Neutron has no such API
+        (``floatingips`` without the router plugin)."""
         response = self._call(context, "GET", f"/{kind}", params=params)
+        if missing_ok and response.status_code == 404:
+            return []
         if response.status_code != 200:
             raise exception.NetworkServiceUnavailable(
                 reason=f"GET /{kind} returned {response.status_code}"
             )
         # The body's key is the path's with underscores (security_groups).
         return response.json()[kind.replace("-", "_")]
+
+    def _show(
+        self,
+        context,
+        kind: str,
+        resource_id: str,
+        not_found: Exception,
+        shared_ok: bool = False,
+    ) -> dict[str, Any]:
+        """The ``kind`` resource ``resource_id``, if the caller may see it.
+
+        :raises: ``not_found``, when Neutron has none (or refuses the id)
+            or the caller may not see it.
+        """
+        response = self._call(context, "GET", f"/{kind}/{resource_id}")
+        if response.status_code in (400, 404):
+            raise not_found
+        if response.status_code != 200:
+            raise exception.NetworkServiceUnavailable(
+                reason=f"GET /{kind}/{resource_id} returned {response.status_code}"
+            )
+        resource = response.json()[kind.replace("-", "_")[:-1]]
+        if not self._visible(context, resource, shared_ok=shared_ok):
+            raise not_found
+        return resource
 
     @staticmethod
     def _visible(context, resource: dict[str, Any], shared_ok: bool = True) -> bool:

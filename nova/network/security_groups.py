@@ -200,13 +200,12 @@ class SecurityGroupAPI(neutron_client.NeutronClient):
 
     def _group(self, context, group_id: str) -> dict[str, Any]:
         validate_id(group_id)
-        response = self._call(context, "GET", f"/security-groups/{group_id}")
-        if response.status_code == 404:
-            raise exception.SecurityGroupNotFound(security_group_id=group_id)
-        group = response.json()["security_group"]
-        if not self._visible(context, group, shared_ok=False):
-            raise exception.SecurityGroupNotFound(security_group_id=group_id)
-        return group
+        return self._show(
+            context,
+            "security-groups",
+            group_id,
+            exception.SecurityGroupNotFound(security_group_id=group_id),
+        )
 
     def list(self, context, all_projects: bool = False) -> list[dict[str, Any]]:
         """The caller's project's groups (every project's for an admin who

@@ -9,41 +9,23 @@ none behind.
 
 from __future__ import annotations
 
-import re
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 
 from tests.fixtures.local_cloud import wait_for
 from tests.fixtures.neutron_cloud import COMPUTE_HOSTS
 from tests.fixtures.neutron_servers import Networks
+from tests.fixtures.neutron_servers import access_log as _access_log
 from tests.fixtures.neutron_servers import boot as _boot
+from tests.fixtures.neutron_servers import calls_since as _calls_since
 from tests.fixtures.neutron_servers import create as _create
 from tests.fixtures.neutron_servers import delete as _delete
 from tests.fixtures.neutron_servers import unique as _unique
 from tests.fixtures.neutron_servers import wait as _wait
 
 pytestmark = [pytest.mark.integration, pytest.mark.mysql, pytest.mark.rabbitmq]
-
-
-def _access_log(neutron) -> Path:
-    state = neutron.launcher.state
-    return state.logs / "neutron-api.access.log"
-
-
-def _calls_since(path: Path, offset: int) -> list[tuple[str, float]]:
-    """(request line, seconds) of each Neutron API call logged past
-    ``offset``."""
-    calls = []
-    with path.open() as log:
-        log.seek(offset)
-        for line in log:
-            match = re.search(r'"([A-Z]+ \S+) HTTP/[\d.]+" \d+ .* ([\d.]+)$', line)
-            if match:
-                calls.append((match.group(1), float(match.group(2))))
-    return calls
 
 
 def test_a_server_gets_a_port_bound_to_its_host_and_shows_its_address(
