@@ -79,10 +79,13 @@ class InterfacesFlow(base.Flow):
                 context, instance.uuid
             )
             instance.info_cache = cache
-            vif = next(
-                (vif for vif in cache.network_info or () if vif["id"] == port_id),
-                None,
-            )
+            vif = self._vif(cache.network_info, port_id)
+            if vif is None:
+                # The cache may lag behind Neutron (a lost network-changed).
+                vif = self._vif(
+                    self.compute.network_api.get_instance_nw_info(context, instance),
+                    port_id,
+                )
             if vif is None:
                 raise exception.PortNotFound(port_id=port_id)
             try:
@@ -99,6 +102,10 @@ class InterfacesFlow(base.Flow):
             LOG.info("Detached port %s from %s", port_id, instance.uuid)
 
     # -- steps ------------------------------------------------------------------
+
+    @staticmethod
+    def _vif(network_info, port_id: str):
+        return next((vif for vif in network_info or () if vif["id"] == port_id), None)
 
     @staticmethod
     def _image_meta(instance):

@@ -24,6 +24,8 @@ class OneMorePort:
 
     def __init__(self) -> None:
         self.given_back: list[str] = []
+        # What Neutron has, when a test says the cache is behind it.
+        self.in_neutron = model.NetworkInfo()
 
     def allocate_for_instance(self, context, instance, requested_networks, **kw):
         return model.NetworkInfo()
@@ -34,6 +36,9 @@ class OneMorePort:
     def allocate_port_for_instance(self, context, instance, **kw):
         vif = model.VIF(id=PORT, address="fa:16:3e:00:00:02")
         return vif, model.NetworkInfo([vif])
+
+    def get_instance_nw_info(self, context, instance):
+        return self.in_neutron
 
     def deallocate_port_for_instance(self, context, instance, port_id):
         self.given_back.append(port_id)
@@ -136,6 +141,25 @@ def test_a_detach_unplugs_and_gives_back_a_port_the_instance_has(
     assert not cache.network_info
     after = objects.Instance.get_by_uuid(ctxt, instance.uuid)
     assert after.task_state is None
+
+
+def test_a_detach_finds_a_port_the_cache_does_not_know_yet(
+    compute,  # noqa: F811
+    network,
+    active,
+):
+    ctxt, instance = active
+    network.in_neutron = model.NetworkInfo(
+        [model.VIF(id=PORT, address="fa:16:3e:00:00:02")]
+    )
+    instance.task_state = task_states.INTERFACE_DETACHING
+    instance.save()
+    objects.InstanceAction.action_start(
+        ctxt, instance.uuid, "detach_interface", want_result=False
+    )
+    compute.detach_interface(ctxt, instance, PORT)
+    assert network.given_back == [PORT]
+    assert objects.Instance.get_by_uuid(ctxt, instance.uuid).task_state is None
 
 
 def test_a_detach_of_a_port_the_instance_lacks_leaves_a_fault(
