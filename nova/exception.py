@@ -518,6 +518,8 @@ class FixedIpAlreadyInUse(Invalid):
 
 class NoMoreFixedIps(NovaException):
     msg_fmt = "No fixed IP addresses available for network: %(net)s"
+    # A build fails with it on its host; an attach or addFixedIp answers 400.
+    code = 400
 
 
 class PortRequiresFixedIP(Invalid):
@@ -548,6 +550,114 @@ class PortBindingFailed(NovaException):
         "Binding failed for port %(port_id)s, please check neutron logs for "
         "more information."
     )
+
+
+class NetworkServiceNotConfigured(Invalid):
+    msg_fmt = "This deployment has no network service: %(what)s cannot be used."
+
+
+class InterfaceAttachFailedNoNetwork(Invalid):
+    msg_fmt = (
+        "No specific network was requested and none are available for "
+        "project '%(project_id)s'."
+    )
+
+
+class AttachInterfaceNotSupported(Invalid):
+    msg_fmt = "Attaching interfaces is not supported for instance %(instance_uuid)s."
+
+
+class InterfaceAttachFailed(NovaException):
+    msg_fmt = "Failed to attach network adapter device to %(instance_uuid)s"
+
+
+class InterfaceDetachFailed(NovaException):
+    msg_fmt = "Failed to detach network adapter device from %(instance_uuid)s"
+
+
+class SecurityGroupExists(Invalid):
+    msg_fmt = "Security group %(security_group_name)s already exists."
+
+
+class SecurityGroupInUse(Conflict):
+    msg_fmt = "Security group %(security_group_id)s is in use: %(reason)s"
+
+
+class SecurityGroupRuleExists(Invalid):
+    msg_fmt = "Security group rule already exists. Group id is %(rule)s."
+
+
+class SecurityGroupLimitExceeded(Forbidden):
+    msg_fmt = "Quota exceeded, too many security groups or rules: %(reason)s"
+
+
+class SecurityGroupRuleNotFound(NotFound):
+    msg_fmt = "Rule (%(rule_id)s) not found."
+
+
+class SecurityGroupCannotBeApplied(Invalid):
+    msg_fmt = (
+        "Network requires port_security_enabled and subnet associated in "
+        "order to apply security groups."
+    )
+
+
+class SecurityGroupExistsForInstance(Invalid):
+    msg_fmt = (
+        "Security group %(security_group_id)s is already associated with the "
+        "instance %(instance_id)s"
+    )
+
+
+class SecurityGroupNotExistsForInstance(Invalid):
+    msg_fmt = (
+        "Security group %(security_group_id)s is not associated with the "
+        "instance %(instance_id)s"
+    )
+
+
+class NoUniqueMatch(Conflict):
+    msg_fmt = "No Unique Match Found."
+
+
+class FloatingIpNotFound(NotFound):
+    msg_fmt = "Floating IP not found for ID %(id)s."
+
+
+class FloatingIpNotFoundForAddress(NotFound):
+    msg_fmt = "floating IP not found"
+
+
+class FloatingIpPoolNotFound(NotFound):
+    msg_fmt = "Floating IP pool not found."
+
+
+class NoMoreFloatingIps(NotFound):
+    msg_fmt = "No more floating IPs available."
+
+
+class FloatingIpLimitExceeded(Forbidden):
+    msg_fmt = "IP allocation over quota in pool %(pool)s."
+
+
+class FloatingIpAssociateFailed(Invalid):
+    msg_fmt = "Unable to associate floating IP: %(reason)s"
+
+
+class FloatingIpNotAssociatedWithInstance(Conflict):
+    msg_fmt = "Floating IP %(address)s is not associated with instance %(id)s."
+
+
+class FixedIpNotFoundForInstance(Invalid):
+    msg_fmt = "No fixed IPs associated to instance"
+
+
+class FixedIpNotFoundForSpecificInstance(Invalid):
+    msg_fmt = "Specified fixed address not assigned to instance"
+
+
+class NetworkNotFoundForInstance(Invalid):
+    msg_fmt = "Network %(network_id)s is not a network of instance %(instance_uuid)s"
 
 
 class VolumeServiceNotConfigured(Invalid):

@@ -3,4 +3,5 @@ pytest_plugins = [
     "tests.fixtures.placement",
     "tests.fixtures.openstack_services",
     "tests.fixtures.neutron_cloud",
+    "tests.fixtures.neutron_servers",
 ]

@@ -14,6 +14,8 @@ a delete racing a build wins cleanly.
 
 from __future__ import annotations
 
+import json
+
 import oslo_messaging
 
 import nova.conf
@@ -26,6 +28,7 @@ from nova.compute.flows import (
     events,
     guest,
     images,
+    interfaces,
     moves,
     power,
     power_sync,
@@ -50,7 +53,7 @@ RESCUED_POLL_INTERVAL = 60
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.10")
+    target = oslo_messaging.Target(version="1.11")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -69,6 +72,7 @@ class ComputeManager(manager.Manager):
         self.power_sync = power_sync.PowerSyncFlow(self.compute)
         self.events = events.EventsFlow(self.compute)
         self.moves = moves.MovesFlow(self.compute)
+        self.interfaces = interfaces.InterfacesFlow(self.compute)
         self.recovery = recovery.RecoveryFlow(
             self.compute,
             build=self.build,
@@ -393,3 +397,25 @@ class ComputeManager(manager.Manager):
 
     def restore_instance(self, context, instance) -> None:
         self.delete.restore_instance(context, instance)
+
+    # -- 1.11: interfaces -----------------------------------------------------
+
+    @oslo_messaging.expected_exceptions(
+        exception.Invalid,
+        exception.NotFound,
+        exception.Conflict,
+        exception.InterfaceAttachFailed,
+        exception.NetworkServiceUnavailable,
+    )
+    def attach_interface(
+        self, context, instance, network_id, port_id, requested_ip, tag=None
+    ) -> dict:
+        vif = self.interfaces.attach_interface(
+            context, instance, network_id, port_id, requested_ip, tag
+        )
+        # The model's parts are dict subclasses the RPC serializer cannot
+        # rebuild: the caller gets plain JSON.
+        return json.loads(json.dumps(vif))
+
+    def detach_interface(self, context, instance, port_id: str) -> None:
+        self.interfaces.detach_interface(context, instance, port_id)

@@ -23,6 +23,7 @@ Version history:
         admin_password, injected_files, requested_networks, security_groups
         and block_device_mapping
   1.10 - get_spice_console, get_serial_console
+  1.11 - attach_interface, detach_interface
 
 Every version is also a service version (objects.service.SERVICE_VERSION_HISTORY).
 """
@@ -53,7 +54,7 @@ def _compute_host(host: str | None, instance) -> str:
 
 class ComputeAPI(rpc.RPCAPI):
     TOPIC = "compute"
-    VERSION = "1.10"
+    VERSION = "1.11"
     UPGRADE_LEVEL = "compute"
     # ``[upgrade_levels] compute = auto``: what the oldest nova-compute speaks.
     AUTO_CAP = ("nova-compute", "compute_rpc")
@@ -380,3 +381,35 @@ class ComputeAPI(rpc.RPCAPI):
         self.prepare(context, server=_compute_host(None, instance), version="1.8").cast(
             context, "restore_instance", instance=instance
         )
+
+    # -- 1.11 -----------------------------------------------------------------
+
+    def attach_interface(
+        self,
+        context,
+        instance,
+        network_id: str | None,
+        port_id: str | None,
+        requested_ip: str | None,
+        tag: str | None = None,
+    ) -> dict:
+        """Hot-plug a port (``port_id``, or a new one on ``network_id``) into
+        the guest; the new VIF. Waits for the host, which answers once the
+        guest has the interface."""
+        return self.prepare(
+            context, server=_compute_host(None, instance), version="1.11"
+        ).call(
+            context,
+            "attach_interface",
+            instance=instance,
+            network_id=network_id,
+            port_id=port_id,
+            requested_ip=requested_ip,
+            tag=tag,
+        )
+
+    def detach_interface(self, context, instance, port_id: str) -> None:
+        """Hot-unplug the port ``port_id`` from the guest and give it back."""
+        self.prepare(
+            context, server=_compute_host(None, instance), version="1.11"
+        ).cast(context, "detach_interface", instance=instance, port_id=port_id)

@@ -14,19 +14,17 @@ import contextlib
 import json
 import logging
 import re
-import threading
 import urllib.parse
 from typing import Any
 
 from keystoneauth1 import adapter as ks_adapter
 from keystoneauth1 import exceptions as ks_exc
-from keystoneauth1 import loading as ks_loading
 from keystoneauth1 import plugin as ks_plugin
 from oslo_utils import uuidutils
 from requests import exceptions as requests_exc
 
 import nova.conf
-from nova import exception
+from nova import exception, service_session
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -147,20 +145,6 @@ def _endpoint_url(endpoint: dict[str, Any], interface: str | None) -> str | None
     return endpoint.get(f"{interface}URL")
 
 
-_session = None
-_service_auth = None
-_lock = threading.Lock()
-
-
-def _session_and_service_auth():
-    global _session, _service_auth
-    with _lock:
-        if _session is None:
-            _session = ks_loading.load_session_from_conf_options(CONF, GROUP)
-            _service_auth = ks_loading.load_auth_from_conf_options(CONF, GROUP)
-        return _session, _service_auth
-
-
 def normalize(image: dict[str, Any]) -> dict[str, Any]:
     """Glance's flat v2 image as nova's image dict (properties nested)."""
     result = {key: image.get(key) for key in CORE_ATTRIBUTES if key not in _DROPPED}
@@ -216,7 +200,7 @@ class GlanceImageAPI:
     """The image API (:class:`nova.image.api.ImageAPI`) over Glance v2."""
 
     def _adapter(self, context) -> ks_adapter.Adapter:
-        session, service_auth = _session_and_service_auth()
+        session, service_auth = service_session.session_and_auth(GROUP)
         # Only Keystone-authenticated requests carry a user token (noauth2
         # never passes one on).
         token = getattr(context, "auth_token", None)

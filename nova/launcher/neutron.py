@@ -141,7 +141,8 @@ class Neutron(ServiceFiles):
             {
                 "DEFAULT": {
                     "core_plugin": "ml2",
-                    "service_plugins": None,
+                    # Routers and floating IPs (their API; no L3 agent runs).
+                    "service_plugins": "router",
                     "auth_strategy": "keystone",
                     "transport_url": self.transport_url,
                     "state_path": self.directory / "state",

@@ -88,6 +88,71 @@ class NetworkAPI(Protocol):
         """The instance's network info as the network service has it now."""
         ...
 
+    # -- one interface at a time (os-interface) -----------------------------
+
+    def list_ports(self, context, instance) -> list[dict[str, Any]]:
+        """The network service's ports of ``instance`` (Neutron's shape)."""
+        ...
+
+    def show_port(self, context, instance, port_id: str) -> dict[str, Any]:
+        """The port ``port_id`` of ``instance``.
+
+        :raises PortNotFound: the instance has no such port the caller may
+            see.
+        """
+        ...
+
+    def allocate_port_for_instance(
+        self,
+        context,
+        instance,
+        port_id: str | None = None,
+        network_id: str | None = None,
+        requested_ip: str | None = None,
+        bind_host_id: str | None = None,
+    ) -> tuple[model.VIF, model.NetworkInfo]:
+        """Give a running instance one more port, bound to
+        ``bind_host_id``: the user's ``port_id``, or a new one on
+        ``network_id`` (at ``requested_ip``), or on the one network the
+        project may use when neither is named.
+
+        :returns: the new VIF and the instance's whole network info.
+        """
+        ...
+
+    def deallocate_port_for_instance(
+        self, context, instance, port_id: str
+    ) -> model.NetworkInfo:
+        """Take one port from ``instance`` (deleted if nova made it, unbound
+        if the user brought it).
+
+        :returns: the instance's network info without it.
+        :raises PortNotFound: the instance has no such port.
+        """
+        ...
+
+    def get_instances_security_groups_bindings(
+        self, context, instance_uuids: list[str]
+    ) -> dict[str, list[dict[str, str]]]:
+        """instance uuid -> ``[{"name": ...}]``: the security groups of its
+        ports, for the instances that have any."""
+        ...
+
+    def add_fixed_ip_to_instance(self, context, instance, network_id: str) -> None:
+        """Give the instance's port on ``network_id`` one more address.
+
+        :raises NetworkNotFoundForInstance: it has no port there (400).
+        :raises NoMoreFixedIps: no free address there.
+        """
+        ...
+
+    def remove_fixed_ip_from_instance(self, context, instance, address: str) -> None:
+        """Take ``address`` from the instance's port that has it.
+
+        :raises FixedIpNotFoundForSpecificInstance: none has it (400).
+        """
+        ...
+
 
 def get_network_api() -> NetworkAPI:
     """The network API of this deployment: Neutron

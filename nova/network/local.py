@@ -50,3 +50,40 @@ class LocalNetworkAPI:
 
     def get_instance_nw_info(self, context, instance) -> model.NetworkInfo:
         return model.NetworkInfo()
+
+    def list_ports(self, context, instance) -> list[dict[str, Any]]:
+        return []
+
+    def show_port(self, context, instance, port_id: str) -> dict[str, Any]:
+        raise exception.PortNotFound(port_id=port_id)
+
+    def allocate_port_for_instance(
+        self,
+        context,
+        instance,
+        port_id: str | None = None,
+        network_id: str | None = None,
+        requested_ip: str | None = None,
+        bind_host_id: str | None = None,
+    ) -> tuple[model.VIF, model.NetworkInfo]:
+        raise exception.NetworkServiceNotConfigured(what="interfaces")
+
+    def deallocate_port_for_instance(
+        self, context, instance, port_id: str
+    ) -> model.NetworkInfo:
+        raise exception.PortNotFound(port_id=port_id)
+
+    def get_instances_security_groups_bindings(
+        self, context, instance_uuids: list[str]
+    ) -> dict[str, list[dict[str, str]]]:
+        return {}
+
+    def add_fixed_ip_to_instance(self, context, instance, network_id: str) -> None:
+        raise exception.NetworkNotFoundForInstance(
+            network_id=network_id, instance_uuid=instance.uuid
+        )
+
+    def remove_fixed_ip_from_instance(self, context, instance, address: str) -> None:
+        raise exception.FixedIpNotFoundForSpecificInstance(
+            instance_uuid=instance.uuid, ip=address
+        )

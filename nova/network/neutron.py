@@ -15,46 +15,23 @@ error reaches the caller.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
-from keystoneauth1 import adapter as ks_adapter
-from keystoneauth1 import exceptions as ks_exc
-from keystoneauth1 import loading as ks_loading
 from oslo_log import log as logging
 
 import nova.conf
 from nova import exception
-from nova.network import model
+from nova.network import model, neutron_client
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
-GROUP = "neutron"
-# Threads cannot be cancelled: a call to Neutron never waits forever.
-DEFAULT_TIMEOUT_SECONDS = 30
 DEVICE_OWNER_PREFIX = "compute:"
 # Linux interface names hold 15 characters: "tap" and 11 of the port id.
 DEVNAME_LENGTH = 14
 BINDING_FAILED = "binding_failed"
 
-_session = None
-_auth = None
-_lock = threading.Lock()
-
-
-def configured() -> bool:
-    """Whether ``[neutron]`` names credentials or an endpoint to use."""
-    return bool(CONF.neutron.auth_type or CONF.neutron.endpoint_override)
-
-
-def _session_and_auth():
-    global _session, _auth
-    with _lock:
-        if _session is None:
-            _session = ks_loading.load_session_from_conf_options(CONF, GROUP)
-            _auth = ks_loading.load_auth_from_conf_options(CONF, GROUP)
-        return _session, _auth
+configured = neutron_client.configured
 
 
 def _requested(requested_networks) -> list[dict[str, Any]]:
@@ -62,84 +39,10 @@ def _requested(requested_networks) -> list[dict[str, Any]]:
     return requested_networks if isinstance(requested_networks, list) else []
 
 
-class NeutronNetworkAPI:
+class NeutronNetworkAPI(neutron_client.NeutronClient):
     """The network API (:class:`nova.network.api.NetworkAPI`) over Neutron."""
 
-    # -- transport ---------------------------------------------------------------
-
-    def _client(self, context) -> ks_adapter.Adapter:
-        session, auth = _session_and_auth()
-        url = CONF.neutron.endpoint_override
-        try:
-            if not url and auth is not None:
-                url = auth.get_endpoint(
-                    session,
-                    service_type=CONF.neutron.service_type,
-                    interface=CONF.neutron.valid_interfaces,
-                    region_name=CONF.neutron.region_name,
-                )
-        except (ks_exc.ClientException, ks_exc.ConnectionError) as exc:
-            raise exception.NetworkServiceUnavailable(reason=str(exc)) from exc
-        if not url:
-            raise exception.NetworkServiceUnavailable(
-                reason="no network endpoint in the service catalog and no "
-                "[neutron] endpoint_override"
-            )
-        url = url.rstrip("/")
-        if not url.endswith("/v2.0"):
-            url += "/v2.0"
-        return ks_adapter.Adapter(
-            session,
-            auth=auth,
-            endpoint_override=url,
-            connect_retries=CONF.neutron.http_retries,
-            global_request_id=getattr(context, "global_request_id", None),
-        )
-
-    def _call(self, context, method: str, path: str, **kwargs):
-        """One request; the response whatever its status.
-
-        :raises NetworkServiceUnavailable: Neutron cannot be reached or
-            failed (5xx).
-        """
-        kwargs.setdefault("timeout", CONF.neutron.timeout or DEFAULT_TIMEOUT_SECONDS)
-        try:
-            response = self._client(context).request(
-                path, method, raise_exc=False, **kwargs
-            )
-        except (ks_exc.ClientException, ks_exc.ConnectionError) as exc:
-            raise exception.NetworkServiceUnavailable(reason=str(exc)) from exc
-        if response.status_code >= 500:
-            raise exception.NetworkServiceUnavailable(
-                reason=f"{method} {path} returned {response.status_code}"
-            )
-        return response
-
-    def _list(self, context, kind: str, **params) -> list[dict[str, Any]]:
-        response = self._call(context, "GET", f"/{kind}", params=params)
-        if response.status_code != 200:
-            raise exception.NetworkServiceUnavailable(
-                reason=f"GET /{kind} returned {response.status_code}"
-            )
-        # The body's key is the path's with underscores (security_groups).
-        return response.json()[kind.replace("-", "_")]
-
-    @staticmethod
-    def _neutron_error(response) -> str:
-        try:
-            return response.json()["NeutronError"]["type"]
-        except (ValueError, KeyError, TypeError):
-            return ""
-
     # -- what a project may use ----------------------------------------------------
-
-    @staticmethod
-    def _visible(context, resource: dict[str, Any], shared_ok: bool = True) -> bool:
-        if getattr(context, "is_admin", False):
-            return True
-        if shared_ok and resource.get("shared"):
-            return True
-        return resource.get("project_id") == context.project_id
 
     def _networks(self, context, ids: list[str]) -> dict[str, dict[str, Any]]:
         """The networks of ``ids`` the caller may use, by id."""
@@ -159,13 +62,9 @@ class NeutronNetworkAPI:
         ]
 
     def _port(self, context, port_id: str) -> dict[str, Any]:
-        response = self._call(context, "GET", f"/ports/{port_id}")
-        if response.status_code == 404:
-            raise exception.PortNotFound(port_id=port_id)
-        port = response.json()["port"]
-        if not self._visible(context, port, shared_ok=False):
-            raise exception.PortNotFound(port_id=port_id)
-        return port
+        return self._show(
+            context, "ports", port_id, exception.PortNotFound(port_id=port_id)
+        )
 
     # -- NetworkAPI ----------------------------------------------------------------
 
@@ -242,6 +141,20 @@ class NeutronNetworkAPI:
                     )
                 return model.NetworkInfo()
             requests = [{"uuid": networks[0]["id"]}]
+        ports = self._take_ports(
+            context, instance, requests, security_groups, bind_host_id
+        )
+        # Only ports the user brought can have floating IPs yet.
+        return self._network_info(
+            context, ports, with_floating_ips=any(user for _, user in ports)
+        )
+
+    def _take_ports(
+        self, context, instance, requests, security_groups, bind_host_id
+    ) -> list[tuple[dict[str, Any], bool]]:
+        """The ports of ``requests``, created or taken and bound to the
+        instance (each with whether the user brought it); on a failure,
+        those taken so far are given back."""
         group_ids = self._security_group_ids(
             context, instance.project_id, security_groups
         )
@@ -267,7 +180,7 @@ class NeutronNetworkAPI:
         except BaseException:
             self._give_back(context, ports)
             raise
-        return self._network_info(context, ports)
+        return ports
 
     def validate_security_groups(self, context, names: list[str]) -> None:
         self._security_group_ids(context, context.project_id, names)
@@ -316,7 +229,7 @@ class NeutronNetworkAPI:
         response = self._call(context, "POST", "/ports", json={"port": body})
         if response.status_code == 201:
             return response.json()["port"]
-        error = self._neutron_error(response)
+        error = neutron_client.error_type(response)
         if response.status_code == 404:
             raise exception.NetworkNotFound(network_id=request["uuid"])
         if error == "IpAddressAlreadyAllocated":
@@ -375,15 +288,184 @@ class NeutronNetworkAPI:
             context, [(port, port["id"] in preserved) for port in ports]
         )
 
+    # -- one interface at a time (os-interface) ---------------------------------
+
+    def list_ports(self, context, instance) -> list[dict[str, Any]]:
+        """Neutron's ports of ``instance``."""
+        return self._list(context, "ports", device_id=instance.uuid)
+
+    def show_port(self, context, instance, port_id: str) -> dict[str, Any]:
+        """The port ``port_id`` of ``instance``.
+
+        :raises PortNotFound: no such port the caller may see, or not the
+            instance's.
+        """
+        port = self._port(context, port_id)
+        if port.get("device_id") != instance.uuid:
+            raise exception.PortNotFound(port_id=port_id)
+        return port
+
+    def allocate_port_for_instance(
+        self,
+        context,
+        instance,
+        port_id: str | None = None,
+        network_id: str | None = None,
+        requested_ip: str | None = None,
+        bind_host_id: str | None = None,
+    ) -> tuple[model.VIF, model.NetworkInfo]:
+        """Give the running ``instance`` one more port: the user's
+        ``port_id``, or a new one on ``network_id`` (at ``requested_ip``),
+        or on the one network it may use when neither is named.
+
+        :returns: the new VIF and the instance's whole network info.
+        :raises InterfaceAttachFailedNoNetwork: no network is named and
+            the project has none.
+        """
+        if port_id:
+            request: dict[str, Any] = {"port": port_id}
+        elif network_id:
+            request = {"uuid": network_id}
+            if requested_ip:
+                request["fixed_ip"] = requested_ip
+        else:
+            networks = self._available_networks(context, instance.project_id)
+            if len(networks) > 1:
+                raise exception.NetworkAmbiguous()
+            if not networks:
+                raise exception.InterfaceAttachFailedNoNetwork(
+                    project_id=instance.project_id
+                )
+            request = {"uuid": networks[0]["id"]}
+        self.validate_networks(context, [request], 1)
+        ((port, preserve),) = self._take_ports(
+            context, instance, [request], None, bind_host_id
+        )
+        network_info = self.get_instance_nw_info(context, instance)
+        (vif,) = [vif for vif in network_info if vif["id"] == port["id"]]
+        vif["preserve_on_delete"] = preserve
+        return vif, network_info
+
+    def deallocate_port_for_instance(
+        self, context, instance, port_id: str
+    ) -> model.NetworkInfo:
+        """Take ``port_id`` from ``instance``: deleted if nova made it,
+        unbound and kept if the user brought it.
+
+        :returns: the instance's network info without it.
+        :raises PortNotFound: the instance has no such port.
+        """
+        port = self.show_port(context, instance, port_id)
+        network_info = self.get_instance_nw_info(context, instance)
+        preserve = any(
+            vif["id"] == port_id and vif.get("preserve_on_delete")
+            for vif in network_info
+        )
+        self._give_back(context, [(port, preserve)])
+        return model.NetworkInfo(vif for vif in network_info if vif["id"] != port_id)
+
+    # -- fixed addresses (addFixedIp / removeFixedIp) -------------------------
+
+    def add_fixed_ip_to_instance(self, context, instance, network_id: str) -> None:
+        """One more address, on ``network_id``, for the instance's port
+        there.
+
+        :raises NetworkNotFoundForInstance: (400) it has no port there.
+        :raises NoMoreFixedIps: (400) no subnet there has a free address.
+        """
+        ports = self._list(
+            context, "ports", device_id=instance.uuid, network_id=network_id
+        )
+        if not ports:
+            raise exception.NetworkNotFoundForInstance(
+                network_id=network_id, instance_uuid=instance.uuid
+            )
+        port = ports[0]
+        for subnet in self._list(context, "subnets", network_id=network_id):
+            fixed_ips = [*port["fixed_ips"], {"subnet_id": subnet["id"]}]
+            response = self._call(
+                context,
+                "PUT",
+                f"/ports/{port['id']}",
+                json={"port": {"fixed_ips": fixed_ips}},
+            )
+            if response.status_code == 200:
+                return
+            LOG.info(
+                "No address for %s on subnet %s: %s",
+                instance.uuid,
+                subnet["id"],
+                neutron_client.error_message(response),
+            )
+        raise exception.NoMoreFixedIps(net=network_id)
+
+    def remove_fixed_ip_from_instance(self, context, instance, address: str) -> None:
+        """:raises FixedIpNotFoundForSpecificInstance: (400) no port of the
+        instance has ``address``."""
+        for port in self._list(context, "ports", device_id=instance.uuid):
+            kept = [ip for ip in port["fixed_ips"] if ip["ip_address"] != address]
+            if len(kept) == len(port["fixed_ips"]):
+                continue
+            response = self._call(
+                context,
+                "PUT",
+                f"/ports/{port['id']}",
+                json={"port": {"fixed_ips": kept}},
+            )
+            if response.status_code != 200:
+                raise exception.Invalid(neutron_client.error_message(response))
+            return
+        raise exception.FixedIpNotFoundForSpecificInstance(
+            instance_uuid=instance.uuid, ip=address
+        )
+
+    def get_instances_security_groups_bindings(
+        self, context, instance_uuids: list[str]
+    ) -> dict[str, list[dict[str, str]]]:
+        """instance uuid -> ``[{"name": ...}]``, the groups of its ports (one
+        look-up of ports and one of groups for all instances)."""
+        if not instance_uuids:
+            return {}
+        ports = self._list(context, "ports", device_id=sorted(set(instance_uuids)))
+        group_ids = sorted(
+            {g for port in ports for g in port.get("security_groups", [])}
+        )
+        if not group_ids:
+            return {}
+        names = {
+            group["id"]: group["name"]
+            for group in self._list(context, "security-groups", id=group_ids)
+        }
+        bindings: dict[str, dict[str, None]] = {}
+        for port in ports:
+            ordered = bindings.setdefault(port["device_id"], {})
+            for group_id in port.get("security_groups", []):
+                if group_id in names:
+                    ordered[names[group_id]] = None
+        return {
+            uuid: [{"name": name} for name in ordered]
+            for uuid, ordered in bindings.items()
+            if ordered
+        }
+
     # -- network info ----------------------------------------------------------------
 
     def _network_info(
-        self, context, ports: list[tuple[dict[str, Any], bool]]
+        self,
+        context,
+        ports: list[tuple[dict[str, Any], bool]],
+        with_floating_ips: bool = True,
     ) -> model.NetworkInfo:
-        """The model of ``ports``, with their networks and subnets (one
-        look-up of each kind for all ports)."""
+        """The model of ``ports``, with their networks, subnets and (unless
+        told the ports cannot have any) floating IPs: one look-up of each
+        kind for all ports."""
         if not ports:
             return model.NetworkInfo()
+        floating: dict[tuple[str, str], list[str]] = {}
+        if with_floating_ips:
+            for fip in self._floating_ips_of(context, [p["id"] for p, _ in ports]):
+                key = (fip["port_id"], fip.get("fixed_ip_address"))
+                floating.setdefault(key, []).append(fip["floating_ip_address"])
         network_ids = sorted({port["network_id"] for port, _ in ports})
         networks = {
             net["id"]: net for net in self._list(context, "networks", id=network_ids)
@@ -398,12 +480,21 @@ class NeutronNetworkAPI:
                 for subnet in self._list(context, "subnets", id=subnet_ids)
             }
         return model.NetworkInfo(
-            self._vif(port, preserve, networks.get(port["network_id"], {}), subnets)
+            self._vif(
+                port, preserve, networks.get(port["network_id"], {}), subnets, floating
+            )
             for port, preserve in ports
         )
 
+    def _floating_ips_of(self, context, port_ids: list[str]) -> list[dict[str, Any]]:
+        """Neutron's floating IPs on ``port_ids``; none where Neutron has no
+        routers (no floating IP API)."""
+        return self._list(
+            context, "floatingips", missing_ok=True, port_id=sorted(port_ids)
+        )
+
     @staticmethod
-    def _vif(port, preserve: bool, network, subnets) -> model.VIF:
+    def _vif(port, preserve: bool, network, subnets, floating) -> model.VIF:
         details = port.get("binding:vif_details") or {}
         vif_type = port.get("binding:vif_type")
         model_subnets = []
@@ -427,7 +518,15 @@ class NeutronNetworkAPI:
                         for route in subnet.get("host_routes", [])
                     ],
                     ips=[
-                        model.FixedIP(address=ip["ip_address"])
+                        model.FixedIP(
+                            address=ip["ip_address"],
+                            floating_ips=[
+                                model.IP(address=address, type="floating")
+                                for address in floating.get(
+                                    (port["id"], ip["ip_address"]), ()
+                                )
+                            ],
+                        )
                         for ip in port["fixed_ips"]
                         if ip["subnet_id"] == subnet_id
                     ],

@@ -6,6 +6,7 @@ from nova.policies import base
 
 BASE_POLICY_NAME = "os_compute_api:os-admin-actions:%s"
 RESET_STATE = BASE_POLICY_NAME % "reset_state"
+INJECT_NETWORK_INFO = BASE_POLICY_NAME % "inject_network_info"
 
 rules = [
     policy.DocumentedRuleDefault(
@@ -14,6 +15,18 @@ rules = [
         description="Reset the state of a given server",
         operations=[
             {"method": "POST", "path": "/servers/{server_id}/action (os-resetState)"}
+        ],
+        scope_types=base.PROJECT_SCOPE,
+    ),
+    policy.DocumentedRuleDefault(
+        name=INJECT_NETWORK_INFO,
+        check_str=base.ADMIN,
+        description="Inject network information into the server",
+        operations=[
+            {
+                "method": "POST",
+                "path": "/servers/{server_id}/action (injectNetworkInfo)",
+            }
         ],
         scope_types=base.PROJECT_SCOPE,
     ),

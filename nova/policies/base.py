@@ -24,6 +24,20 @@ ANY_AUTHENTICATED = "@"
 
 PROJECT_SCOPE = ["project"]
 
+
+def project_rule(
+    name: str, check_str: str, description: str, method: str, path: str
+) -> policy.DocumentedRuleDefault:
+    """A project-scoped rule of one operation."""
+    return policy.DocumentedRuleDefault(
+        name=name,
+        check_str=check_str,
+        description=description,
+        operations=[{"method": method, "path": path}],
+        scope_types=PROJECT_SCOPE,
+    )
+
+
 rules = [
     policy.RuleDefault(
         "context_is_admin",

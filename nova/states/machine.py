@@ -325,6 +325,22 @@ UNSHELVE = Transition(
     failure=vm_states.SHELVED_OFFLOADED,
 )
 
+# -- interfaces ---------------------------------------------------------------
+
+# A port is hot-plugged into (or out of) a guest that runs, is paused or is
+# off; the vm_state stays as it was.
+_PLUGGABLE = _states(vm_states.ACTIVE, vm_states.PAUSED, vm_states.STOPPED)
+ATTACH_INTERFACE = Transition(
+    action="attach_interface",
+    vm_states=_PLUGGABLE,
+    task_state=task_states.INTERFACE_ATTACHING,
+)
+DETACH_INTERFACE = Transition(
+    action="detach_interface",
+    vm_states=_PLUGGABLE,
+    task_state=task_states.INTERFACE_DETACHING,
+)
+
 #: Every row, by a name for it (the move operations join here).
 TRANSITIONS: dict[str, Transition] = {
     name: value for name, value in globals().items() if isinstance(value, Transition)
@@ -361,6 +377,9 @@ ON_RESTART: dict[str, OnRestart] = {
             task_states.SHELVING_IMAGE_PENDING_UPLOAD,
             task_states.SHELVING_IMAGE_UPLOADING,
             task_states.SHELVING_OFFLOADING,
+            # The network info heal brings the cache to what Neutron has.
+            task_states.INTERFACE_ATTACHING,
+            task_states.INTERFACE_DETACHING,
             # The old guest is still there until the rebuild destroys it.
             task_states.REBUILDING,
         ),

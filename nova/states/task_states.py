@@ -38,6 +38,10 @@ REBUILD_SPAWNING = "rebuild_spawning"
 RESCUING = "rescuing"
 UNRESCUING = "unrescuing"
 
+# Interfaces
+INTERFACE_ATTACHING = "interface_attaching"
+INTERFACE_DETACHING = "interface_detaching"
+
 # Shelve
 SHELVING = "shelving"
 SHELVING_IMAGE_PENDING_UPLOAD = "shelving_image_pending_upload"

@@ -39,6 +39,8 @@ class FakeGuest:
     password_changes: int = 0
     # The image a rescued guest boots from; None when not rescued.
     rescue_image_ref: str | None = None
+    # Port ids of the interfaces hot-plugged into it.
+    attached_ports: list[str] = dataclasses.field(default_factory=list)
 
 
 class FakeDriver(driver.ComputeDriver):
@@ -139,6 +141,18 @@ class FakeDriver(driver.ComputeDriver):
                         instance.uuid, "network-vif-plugged", tag=vif["id"]
                     )
                 )
+
+    def attach_interface(self, context, instance, image_meta, vif) -> None:
+        guest = self._guest(instance)
+        with self._lock:
+            if vif["id"] not in guest.attached_ports:
+                guest.attached_ports.append(vif["id"])
+
+    def detach_interface(self, context, instance, vif) -> None:
+        guest = self._guest(instance)
+        with self._lock:
+            if vif["id"] in guest.attached_ports:
+                guest.attached_ports.remove(vif["id"])
 
     def destroy(
         self,

@@ -9,199 +9,23 @@ none behind.
 
 from __future__ import annotations
 
-import re
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 
 from tests.fixtures.local_cloud import wait_for
 from tests.fixtures.neutron_cloud import COMPUTE_HOSTS
+from tests.fixtures.neutron_servers import Networks
+from tests.fixtures.neutron_servers import access_log as _access_log
+from tests.fixtures.neutron_servers import boot as _boot
+from tests.fixtures.neutron_servers import calls_since as _calls_since
+from tests.fixtures.neutron_servers import create as _create
+from tests.fixtures.neutron_servers import delete as _delete
+from tests.fixtures.neutron_servers import unique as _unique
+from tests.fixtures.neutron_servers import wait as _wait
 
 pytestmark = [pytest.mark.integration, pytest.mark.mysql, pytest.mark.rabbitmq]
-
-BOOT_TIMEOUT = 120
-
-
-def _unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:8]}"
-
-
-@pytest.fixture(scope="module")
-def cloud(neutron_cloud):
-    return neutron_cloud.cloud
-
-
-@pytest.fixture(scope="module")
-def neutron(neutron_cloud):
-    return neutron_cloud.neutron
-
-
-@pytest.fixture(scope="module")
-def image(cloud) -> dict:
-    from keystoneauth1 import adapter
-
-    glance = adapter.Adapter(
-        cloud.services.session(),
-        service_type="image",
-        interface="public",
-        region_name=cloud.services.region,
-    )
-    created = glance.post(
-        "/v2/images",
-        json={
-            "name": _unique("img"),
-            "disk_format": "raw",
-            "container_format": "bare",
-            "visibility": "public",
-        },
-    ).json()
-    glance.put(
-        f"/v2/images/{created['id']}/file",
-        data=b"\0" * 4096,
-        headers={"Content-Type": "application/octet-stream"},
-    )
-    yield created
-    glance.delete(f"/v2/images/{created['id']}", raise_exc=False)
-
-
-@pytest.fixture(scope="module")
-def flavor(cloud) -> dict:
-    response = cloud.compute().post(
-        "/flavors",
-        json={"flavor": {"name": _unique("f"), "vcpus": 1, "ram": 64, "disk": 1}},
-    )
-    assert response.status_code == 200, response.text
-    yield response.json()["flavor"]
-    cloud.compute().delete(f"/flavors/{response.json()['flavor']['id']}")
-
-
-class Networks:
-    """Networks made for one test (as ``credentials``), deleted after it."""
-
-    def __init__(self, neutron, session) -> None:
-        self.client = neutron.client(session)
-        self.admin = neutron.client()
-        self.networks: list[str] = []
-        self.security_groups: list[str] = []
-
-    def create(self, cidr: str, admin: bool = False, **network) -> tuple[dict, dict]:
-        client = self.admin if admin else self.client
-        response = client.post(
-            "/networks", json={"network": {"name": _unique("net"), **network}}
-        )
-        assert response.status_code == 201, response.text
-        net = response.json()["network"]
-        self.networks.append(net["id"])
-        response = client.post(
-            "/subnets",
-            json={
-                "subnet": {
-                    "network_id": net["id"],
-                    "cidr": cidr,
-                    "ip_version": 4,
-                    "enable_dhcp": False,
-                }
-            },
-        )
-        assert response.status_code == 201, response.text
-        return net, response.json()["subnet"]
-
-    def ports(self, **params) -> list[dict]:
-        return self.admin.get("/ports", params=params).json()["ports"]
-
-    def port(self, network_id: str, **body) -> dict:
-        response = self.client.post(
-            "/ports", json={"port": {"network_id": network_id, **body}}
-        )
-        assert response.status_code == 201, response.text
-        return response.json()["port"]
-
-    def security_group(self) -> dict:
-        response = self.client.post(
-            "/security-groups", json={"security_group": {"name": _unique("sg")}}
-        )
-        assert response.status_code == 201, response.text
-        group = response.json()["security_group"]
-        self.security_groups.append(group["id"])
-        return group
-
-    def delete_all(self) -> None:
-        for network_id in self.networks:
-            for port in self.ports(network_id=network_id):
-                self.admin.delete(f"/ports/{port['id']}")
-            self.admin.delete(f"/networks/{network_id}")
-        for group_id in self.security_groups:
-            self.admin.delete(f"/security-groups/{group_id}")
-
-
-@pytest.fixture
-def networks(cloud, neutron):
-    made = Networks(neutron, cloud.services.session(cloud.services.demo))
-    yield made
-    made.delete_all()
-
-
-@pytest.fixture
-def compute(cloud):
-    return cloud.compute(cloud.services.demo)
-
-
-def _create(compute, image, flavor, networks, **server):
-    return compute.post(
-        "/servers",
-        json={
-            "server": {
-                "name": _unique("vm"),
-                "flavorRef": flavor["id"],
-                "imageRef": image["id"],
-                "networks": networks,
-                **server,
-            }
-        },
-    )
-
-
-def _boot(compute, image, flavor, networks, **server) -> str:
-    response = _create(compute, image, flavor, networks, **server)
-    assert response.status_code == 202, response.text
-    return response.json()["server"]["id"]
-
-
-def _wait(compute, server_id: str, statuses=("ACTIVE", "ERROR")) -> dict:
-    def settled():
-        server = compute.get(f"/servers/{server_id}").json()["server"]
-        return server if server["status"] in statuses else None
-
-    return wait_for(settled, BOOT_TIMEOUT, f"{server_id} to reach {statuses}", 0.2)
-
-
-def _delete(compute, server_id: str) -> None:
-    assert compute.delete(f"/servers/{server_id}").status_code == 204
-    wait_for(
-        lambda: compute.get(f"/servers/{server_id}").status_code == 404,
-        BOOT_TIMEOUT,
-        "the server to be deleted",
-    )
-
-
-def _access_log(neutron) -> Path:
-    state = neutron.launcher.state
-    return state.logs / "neutron-api.access.log"
-
-
-def _calls_since(path: Path, offset: int) -> list[tuple[str, float]]:
-    """(request line, seconds) of each Neutron API call logged past
-    ``offset``."""
-    calls = []
-    with path.open() as log:
-        log.seek(offset)
-        for line in log:
-            match = re.search(r'"([A-Z]+ \S+) HTTP/[\d.]+" \d+ .* ([\d.]+)$', line)
-            if match:
-                calls.append((match.group(1), float(match.group(2))))
-    return calls
 
 
 def test_a_server_gets_a_port_bound_to_its_host_and_shows_its_address(

@@ -18,7 +18,8 @@ from nova.objects import service as service_obj
 objects.register_all()
 
 NEWEST = service_obj.SERVICE_VERSION
-# The compute RPC versions the newest and the one before it speak.
+# What the newest and the one before speak (each bump of the compute RPC API
+# is a service version).
 NEWEST_RPC = service_obj.SERVICE_VERSION_HISTORY[NEWEST]["compute_rpc"]
 PREVIOUS_RPC = service_obj.SERVICE_VERSION_HISTORY[NEWEST - 1]["compute_rpc"]
 

@@ -61,6 +61,27 @@ class ServersAPI(base.FlowAPI):
         """instance uuid -> its request spec, in one query."""
         return objects.RequestSpec.get_by_instance_uuids(context, instance_uuids)
 
+    def security_groups(self, context, instances) -> dict[str, list[dict]]:
+        """instance uuid -> ``[{"name": ...}]``, the security groups of the
+        ports of those ``instances`` that have ports (as their info cache
+        says); none when the network service cannot tell."""
+        uuids = [
+            i.uuid
+            for i in instances
+            if "info_cache" in i
+            and i.info_cache is not None
+            and i.info_cache.network_info
+        ]
+        if not uuids:
+            return {}
+        try:
+            return self.network_api.get_instances_security_groups_bindings(
+                context, uuids
+            )
+        except exception.NetworkServiceUnavailable as exc:
+            LOG.warning("Servers shown without their security groups: %s", exc)
+            return {}
+
     # -- read ---------------------------------------------------------------
 
     def get(

@@ -24,7 +24,7 @@ from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
 from nova import context as nova_context
-from nova import objects
+from nova import objects, service_session
 from nova.api.openstack.compute import wsgi_app
 from nova.compute.api import base as compute_base
 from nova.conf import CONF
@@ -320,8 +320,9 @@ def glance(openstack_services, glance_images, monkeypatch) -> Images:
     credentials would make it (noauth2 has no user token to pass on)."""
     user = openstack_services.service_users["nova"]
     auth = v3.Password(**user.auth_kwargs(openstack_services.auth_url))
-    monkeypatch.setattr(glance_api, "_session", ks_session.Session())
-    monkeypatch.setattr(glance_api, "_service_auth", auth)
+    monkeypatch.setitem(
+        service_session._loaded, glance_api.GROUP, (ks_session.Session(), auth)
+    )
     CONF.set_override("region_name", openstack_services.region, group="glance")
     yield glance_images
     CONF.clear_override("region_name", group="glance")

@@ -24,5 +24,9 @@ def test_every_removed_api_is_routed_to_gone(template):
 def test_live_apis_are_not_shadowed():
     table = router.Router(routes.ROUTES, "/v2.1")
     assert table.match("/v2.1/os-services")[0].methods["GET"] is not removed.gone
-    # Only the network actions are gone; listing networks is not served.
-    assert "GET" not in table.match("/v2.1/os-networks")[0].methods
+    # Only the network actions are gone; listing networks is served.
+    networks = table.match("/v2.1/os-networks")[0].methods
+    assert networks["POST"] is removed.gone
+    assert networks["GET"] is not removed.gone
+    one = table.match("/v2.1/os-networks/n1")[0].methods
+    assert one["DELETE"] is removed.gone and one["GET"] is not removed.gone

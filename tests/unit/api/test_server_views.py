@@ -38,9 +38,10 @@ ADMIN_KEYS_V23 = {
 class FakeComputeAPI:
     """What the views look up beyond the instance."""
 
-    def __init__(self, service=None, spec=None):
+    def __init__(self, service=None, spec=None, groups=None):
         self.service = service
         self.spec = spec
+        self.groups = groups or {}
 
     def host_zones(self, context):
         return {"compute-1": "zone-a"}
@@ -56,6 +57,9 @@ class FakeComputeAPI:
 
     def service_is_up(self, service):
         return service.report_count > 0
+
+    def security_groups(self, context, instances):
+        return {i.uuid: self.groups for i in instances if self.groups}
 
 
 def make_instance(**values):
@@ -162,6 +166,14 @@ def test_2_96_and_2_100_come_from_the_request_spec():
     body = show(make_request(version="2.100"), make_instance(), spec=spec)
     assert body["pinned_availability_zone"] == "zone-a"
     assert body["scheduler_hints"] == {"a": ["b"]}
+
+
+def test_a_server_with_ports_shows_their_security_groups():
+    groups = [{"name": "default"}, {"name": "web"}]
+    body = show(make_request(version="2.1"), make_instance(), groups=groups)
+    assert body["security_groups"] == groups
+    # A server without ports (or without groups) has no key.
+    assert "security_groups" not in show(make_request(version="2.1"), make_instance())
 
 
 def test_detail_has_no_server_groups():

@@ -10,7 +10,7 @@ import pytest
 from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
-from nova import context, exception, objects
+from nova import context, exception, objects, service_session
 from nova.conf import CONF
 from nova.image import glance as glance_api
 from nova.states import power_state, task_states, vm_states
@@ -27,8 +27,9 @@ def images(openstack_services, monkeypatch):
     the images made through it are deleted afterwards."""
     user = openstack_services.service_users["nova"]
     auth = v3.Password(**user.auth_kwargs(openstack_services.auth_url))
-    monkeypatch.setattr(glance_api, "_session", ks_session.Session())
-    monkeypatch.setattr(glance_api, "_service_auth", auth)
+    monkeypatch.setitem(
+        service_session._loaded, glance_api.GROUP, (ks_session.Session(), auth)
+    )
     CONF.set_override("region_name", openstack_services.region, group="glance")
     client = glance_api.GlanceImageAPI()
     made: list[str] = []

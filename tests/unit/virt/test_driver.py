@@ -24,8 +24,6 @@ UNIMPLEMENTED = {
     ),
     "plug_vifs": dict(instance=None, network_info=[]),
     "unplug_vifs": dict(instance=None, network_info=[]),
-    "attach_interface": dict(context=None, instance=None, image_meta=None, vif={}),
-    "detach_interface": dict(context=None, instance=None, vif={}),
     "get_volume_connector": dict(instance=None),
     "attach_volume": dict(
         context=None,

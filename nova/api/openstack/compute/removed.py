@@ -29,10 +29,10 @@ REMOVED_APIS: dict[str, tuple[tuple[str, ...], str]] = {
     "/os-floating-ip-dns/{domain}/entries/{name}": (("GET", "PUT", "DELETE"), "18.0.0"),
     "/os-networks": (("POST",), "18.0.0"),
     "/os-networks/add": (("POST",), "18.0.0"),
-    "/os-networks/{id}": (("DELETE",), "18.0.0"),
-    "/os-networks/{id}/action": (("POST",), "18.0.0"),
+    "/os-networks/{network_id}": (("DELETE",), "18.0.0"),
+    "/os-networks/{network_id}/action": (("POST",), "18.0.0"),
     "/os-tenant-networks": (("POST",), "18.0.0"),
-    "/os-tenant-networks/{id}": (("DELETE",), "18.0.0"),
+    "/os-tenant-networks/{network_id}": (("DELETE",), "18.0.0"),
     "/servers/{server_id}/os-virtual-interfaces": (("GET",), "18.0.0"),
     # cells v1: Train (20.0.0)
     "/os-cells": (("GET", "POST"), "20.0.0"),
@@ -58,9 +58,14 @@ def gone(req: Request, **_params):
     raise exception.Gone()
 
 
-def routes(prefix: str) -> dict[str, dict]:
-    """The removed APIs as entries of the routing table below ``prefix``."""
+def routes(prefix: str, live: dict[str, dict]) -> dict[str, dict]:
+    """The removed APIs as entries of the routing table below ``prefix``,
+    beside the methods of ``live`` that a URL still serves (``GET
+    /os-networks`` lives on, ``POST`` is gone)."""
     return {
-        prefix + template: dict.fromkeys(methods, gone)
+        prefix + template: {
+            **live.get(prefix + template, {}),
+            **dict.fromkeys(methods, gone),
+        }
         for template, (methods, _release) in REMOVED_APIS.items()
     }

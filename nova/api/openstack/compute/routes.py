@@ -7,12 +7,14 @@ under ``/v2.1`` are also reachable as ``/v2.1/{project_id}/...``.
 
 from nova.api.openstack.compute import (
     aggregates,
+    attach_interfaces,
     availability_zone,
     console_auth_tokens,
     extension_info,
     flavor_access,
     flavor_extra_specs,
     flavors,
+    floating_ips,
     hosts,
     hypervisors,
     image_metadata,
@@ -23,10 +25,12 @@ from nova.api.openstack.compute import (
     keypairs,
     limits,
     migrations,
+    networks,
     quota_classes,
     quota_sets,
     remote_consoles,
     removed,
+    security_groups,
     server_actions,
     server_diagnostics,
     server_external_events,
@@ -138,6 +142,32 @@ ROUTES = {
         "GET": console_auth_tokens.show,
         "DELETE": console_auth_tokens.delete,
     },
+    f"{V21}/os-security-groups": {
+        "GET": security_groups.index,
+        "POST": security_groups.create,
+    },
+    f"{V21}/os-security-groups/{{security_group_id}}": {
+        "GET": security_groups.show,
+        "PUT": security_groups.update,
+        "DELETE": security_groups.delete,
+    },
+    f"{V21}/os-security-group-rules": {"POST": security_groups.create_rule},
+    f"{V21}/os-security-group-rules/{{security_group_rule_id}}": {
+        "DELETE": security_groups.delete_rule
+    },
+    f"{V21}/os-networks": {"GET": networks.index},
+    f"{V21}/os-networks/{{network_id}}": {"GET": networks.show},
+    f"{V21}/os-tenant-networks": {"GET": networks.tenant_index},
+    f"{V21}/os-tenant-networks/{{network_id}}": {"GET": networks.tenant_show},
+    f"{V21}/os-floating-ip-pools": {"GET": networks.floating_ip_pools},
+    f"{V21}/os-floating-ips": {
+        "GET": floating_ips.index,
+        "POST": floating_ips.create,
+    },
+    f"{V21}/os-floating-ips/{{floating_ip_id}}": {
+        "GET": floating_ips.show,
+        "DELETE": floating_ips.delete,
+    },
     f"{V21}/os-services": {"GET": services.index},
     f"{V21}/os-services/{{service_id}}": {
         "PUT": services.update,
@@ -153,6 +183,17 @@ ROUTES = {
         "DELETE": servers.delete,
     },
     f"{V21}/servers/{{server_id}}/ips": {"GET": ips.index},
+    f"{V21}/servers/{{server_id}}/os-security-groups": {
+        "GET": security_groups.server_index
+    },
+    f"{V21}/servers/{{server_id}}/os-interface": {
+        "GET": attach_interfaces.index,
+        "POST": attach_interfaces.create,
+    },
+    f"{V21}/servers/{{server_id}}/os-interface/{{port_id}}": {
+        "GET": attach_interfaces.show,
+        "DELETE": attach_interfaces.delete,
+    },
     f"{V21}/servers/{{server_id}}/diagnostics": {"GET": server_diagnostics.show},
     f"{V21}/servers/{{server_id}}/os-instance-actions": {"GET": instance_actions.index},
     f"{V21}/servers/{{server_id}}/os-instance-actions/{{request_id}}": {
@@ -179,8 +220,6 @@ ROUTES = {
         "PUT": server_tags.update,
         "DELETE": server_tags.delete,
     },
-    # Removed upstream: 410 Gone.
-    **removed.routes(V21),
     f"{V21}/servers/{{server_id}}/action": {"POST": server_actions.action},
     f"{V21}/servers/{{server_id}}/os-server-password": {
         "GET": server_password.show,
@@ -188,6 +227,8 @@ ROUTES = {
     },
     f"{V21}/servers/{{server_id}}/remote-consoles": {"POST": remote_consoles.create},
 }
+# Removed upstream: 410 Gone (beside what the same URL still serves).
+ROUTES.update(removed.routes(V21, ROUTES))
 
 # Served without a token: clients discover the API before authenticating.
 PUBLIC_PATHS = frozenset({"/", "/v2", V21})

@@ -131,6 +131,13 @@ class ServerViews:
             specs.setdefault(instance.uuid, None)
         return specs[instance.uuid]
 
+    def security_groups(self, instance) -> list[dict]:
+        groups = self._once(
+            "security_groups",
+            lambda: self.servers.security_groups(self.context, self._instances),
+        )
+        return groups.get(instance.uuid, [])
+
     def host_service(self, instance):
         services = self._once(
             "services",
@@ -437,6 +444,12 @@ def _host_status(views: ServerViews, instance) -> dict:
     return {"host_status": status}
 
 
+def _security_groups(views: ServerViews, instance) -> dict:
+    """The groups of the server's ports; no key for a server without."""
+    groups = views.security_groups(instance)
+    return {"security_groups": groups} if groups else {}
+
+
 def _locked_reason(views: ServerViews, instance) -> dict:
     locked = bool(_get(instance, "locked"))
     sysmeta = _get(instance, "system_metadata") or {}
@@ -457,6 +470,7 @@ FIELDS: tuple[Field, ...] = (
     Field(_flavor_link, max_version="2.46"),
     Field(_flavor_embedded, min_version="2.47"),
     Field(_extended, views=SHOW_AND_DETAIL),
+    Field(_security_groups, views=SHOW_AND_DETAIL),
     Field(_admin_attributes, views=SHOW_AND_DETAIL),
     Field(_admin_attributes_v23, min_version="2.3", views=SHOW_AND_DETAIL),
     Field(lambda v, i: {"locked": bool(_get(i, "locked"))}, min_version="2.9"),
