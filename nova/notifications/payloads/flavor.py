@@ -30,6 +30,7 @@ class FlavorPayload(base.NotificationPayloadBase):
             "description",
         )
     }
+    # Defaults stand in for what an older copy of a flavor lacks.
     fields = {
         "flavorid": fields.StringField(nullable=True),
         "memory_mb": fields.IntegerField(nullable=True),
@@ -37,12 +38,12 @@ class FlavorPayload(base.NotificationPayloadBase):
         "root_gb": fields.IntegerField(nullable=True),
         "ephemeral_gb": fields.IntegerField(nullable=True),
         "name": fields.StringField(),
-        "swap": fields.IntegerField(),
-        "rxtx_factor": fields.FloatField(nullable=True),
+        "swap": fields.IntegerField(default=0),
+        "rxtx_factor": fields.FloatField(nullable=True, default=1.0),
         "vcpu_weight": fields.IntegerField(nullable=True),
-        "disabled": fields.BooleanField(),
-        "is_public": fields.BooleanField(),
-        "extra_specs": fields.DictOfStringsField(),
+        "disabled": fields.BooleanField(default=False),
+        "is_public": fields.BooleanField(default=True),
+        "extra_specs": fields.DictOfStringsField(default={}),
         "projects": fields.ListOfStringsField(nullable=True),
         "description": fields.StringField(nullable=True),
     }
