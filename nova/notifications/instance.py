@@ -4,7 +4,8 @@ versioned format, and their legacy ``compute.instance.*`` twins in the
 unversioned one.
 
 Every function here is safe to call from a flow: building the payload or
-sending it may fail, and that is logged and swallowed.
+sending it may fail, and that is logged and swallowed (see
+:func:`nova.notifications.notifier.emit`).
 """
 
 from __future__ import annotations
@@ -31,39 +32,6 @@ def publisher_id(binary: str, host: str | None = None) -> str:
     return f"{binary}:{host or CONF.host}"
 
 
-def _send(
-    context,
-    publisher: str,
-    event_type: str,
-    build_payload,
-    instance,
-    priority: str | None = None,
-) -> None:
-    """Build the versioned payload and/or the legacy one as
-    ``notification_format`` asks, and send them; never raises."""
-    try:
-        if notifier.enabled(notifier.VERSIONED):
-            notifier.send(
-                notifier.VERSIONED,
-                context,
-                publisher,
-                event_type,
-                build_payload().to_primitive(),
-                priority,
-            )
-        if notifier.enabled(notifier.UNVERSIONED):
-            notifier.send(
-                notifier.UNVERSIONED,
-                context,
-                publisher,
-                f"compute.{event_type}",
-                legacy_payload(instance),
-                priority,
-            )
-    except Exception:  # a lost notification must not fail the operation
-        LOG.exception("Could not notify %s of instance %s", event_type, instance.uuid)
-
-
 def notify_action(
     context,
     instance,
@@ -85,7 +53,14 @@ def notify_action(
         return payload_class(context, instance, fault, **fields)
 
     priority = "ERROR" if exception is not None else None
-    _send(context, publisher_id(binary, host), event_type, build, instance, priority)
+    notifier.emit(
+        context,
+        publisher_id(binary, host),
+        event_type,
+        build,
+        lambda: legacy_payload(instance),
+        priority,
+    )
 
 
 @contextlib.contextmanager
@@ -142,7 +117,13 @@ def notify_update(
             tags=[tag.tag for tag in instance.tags] if instance.tags else [],
         )
 
-    _send(context, publisher_id(binary, host), "instance.update", build, instance)
+    notifier.emit(
+        context,
+        publisher_id(binary, host),
+        "instance.update",
+        build,
+        lambda: legacy_payload(instance),
+    )
 
 
 def legacy_payload(instance) -> dict[str, Any]:

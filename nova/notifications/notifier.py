@@ -36,19 +36,10 @@ class ContextSerializer(oslo_messaging.NoOpSerializer):
         return {} if context is None else context.to_dict()
 
 
-def versioned_enabled() -> bool:
-    return CONF.notifications.notification_format in (VERSIONED, "both")
-
-
-def unversioned_enabled() -> bool:
-    return CONF.notifications.notification_format in (UNVERSIONED, "both")
-
-
 def enabled(kind: str) -> bool:
     """Whether notifications of ``kind`` are wanted and have a driver to
     go through (payloads are not even built otherwise)."""
-    wanted = versioned_enabled() if kind == VERSIONED else unversioned_enabled()
-    if not wanted:
+    if CONF.notifications.notification_format not in (kind, "both"):
         return False
     _get_transport()  # registers the [oslo_messaging_notifications] options
     drivers = CONF.oslo_messaging_notifications.driver
@@ -98,6 +89,37 @@ def send(
         if method == "warn":
             method = "warning"
         getattr(notifier, method)(context, event_type, payload)
+    except Exception:  # a lost notification must not fail the operation
+        LOG.exception("Could not send notification %s", event_type)
+
+
+def emit(
+    context,
+    publisher_id: str,
+    event_type: str,
+    versioned=None,
+    legacy=None,
+    priority: str | None = None,
+) -> None:
+    """Send ``event_type`` in the formats ``notification_format`` asks:
+    ``versioned()`` builds the versioned payload object, ``legacy()`` the
+    dict of the unversioned ``compute.<event_type>`` (None: there is no
+    legacy form). Building a payload may fail like sending it: either is
+    logged once and swallowed."""
+    try:
+        if versioned is not None and enabled(VERSIONED):
+            payload = versioned().to_primitive()
+            send(VERSIONED, context, publisher_id, event_type, payload, priority)
+        if legacy is not None and enabled(UNVERSIONED):
+            payload = legacy()
+            send(
+                UNVERSIONED,
+                context,
+                publisher_id,
+                f"compute.{event_type}",
+                payload,
+                priority,
+            )
     except Exception:  # a lost notification must not fail the operation
         LOG.exception("Could not send notification %s", event_type)
 

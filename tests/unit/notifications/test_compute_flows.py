@@ -43,22 +43,6 @@ def _active(compute, placement_client):
     return ctxt, instance
 
 
-def _events(sent):
-    return [event_type for event_type, *_ in sent.refresh()]
-
-
-def _as_received(sent):
-    return [
-        {
-            "event_type": event_type,
-            "priority": priority,
-            "publisher_id": publisher,
-            "payload": payload,
-        }
-        for event_type, priority, publisher, payload in sent.refresh()
-    ]
-
-
 def test_build_and_power_actions_announce_start_update_end(
     compute, placement_client, sent
 ):
@@ -93,8 +77,8 @@ def test_build_and_power_actions_announce_start_update_end(
     compute.terminate_instance(ctxt, _with_task(instance, task_states.DELETING))
     expected += ["instance.delete.start", "instance.delete.end"]
 
-    assert _events(sent) == expected
-    received = _as_received(sent)
+    assert sent.events() == expected
+    received = sent.refresh()
     notification_samples.check_all(received)
     assert {n["publisher_id"] for n in received} == {f"nova-compute:{compute.host}"}
     rescue_end = next(n for n in received if n["event_type"] == "instance.rescue.end")
@@ -111,20 +95,20 @@ def test_a_failed_action_announces_its_error_with_the_fault(
 
     monkeypatch.setattr(compute.driver, "reboot", broken)
     compute.reboot_instance(ctxt, _with_task(instance, task_states.REBOOTING))
-    error = _as_received(sent)[-1]
+    error = sent.refresh()[-1]
     assert error["event_type"] == "instance.reboot.error"
     notification_samples.check(error)
     fault = error["payload"]["nova_object.data"]["fault"]["nova_object.data"]
     assert fault["exception"] == "MessagingTimeout"
     assert fault["function_name"] == "broken"
-    assert "instance.reboot.end" not in _events(sent)
+    assert "instance.reboot.end" not in sent.events()
 
 
 @pytest.mark.parametrize("sent", ["unversioned"], indirect=True)
 def test_unversioned_format_sends_the_legacy_ones_only(compute, placement_client, sent):
     ctxt, instance = _active(compute, placement_client)
     compute.stop_instance(ctxt, _with_task(instance, task_states.POWERING_OFF))
-    assert _events(sent) == [
+    assert sent.events() == [
         "compute.instance.create.start",
         "compute.instance.update",
         "compute.instance.create.end",
@@ -132,7 +116,7 @@ def test_unversioned_format_sends_the_legacy_ones_only(compute, placement_client
         "compute.instance.update",
         "compute.instance.power_off.end",
     ]
-    payload = sent[-1][3]
+    payload = sent[-1]["payload"]
     assert payload["instance_id"] == instance.uuid
     assert (payload["state"], payload["power_state"]) == ("stopped", "shutdown")
     assert payload["instance_type"] == instance.flavor.name
@@ -143,7 +127,7 @@ def test_no_state_change_notifications_unless_asked(compute, placement_client, s
 
     CONF.set_override("notify_on_state_change", None, group="notifications")
     ctxt, instance = _active(compute, placement_client)
-    assert "instance.update" not in _events(sent)
+    assert "instance.update" not in sent.events()
 
 
 def test_a_notification_that_cannot_be_sent_fails_nothing(
@@ -181,9 +165,9 @@ def test_a_payload_that_cannot_be_built_fails_nothing(
         compute.stop_instance(ctxt, _with_task(instance, task_states.POWERING_OFF))
     instance.refresh()
     assert (instance.vm_state, instance.task_state) == (vm_states.STOPPED, None)
-    assert [r.getMessage().split(" of ")[0] for r in caplog.records] == [
-        "Could not notify instance.power_off.start",
-        "Could not notify instance.power_off.end",
+    assert [r.getMessage() for r in caplog.records] == [
+        "Could not send notification instance.power_off.start",
+        "Could not send notification instance.power_off.end",
     ]
     # instance.update's payload is another class: it still went out.
-    assert "instance.update" in _events(sent)
+    assert "instance.update" in sent.events()
