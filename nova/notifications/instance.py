@@ -63,6 +63,17 @@ def notify_action(
     )
 
 
+def notify_api_action(context, instance, action: str) -> None:
+    """``instance.<action>`` of a change the API makes by itself (lock,
+    unlock), published by nova-api; versioned only, as upstream."""
+    notifier.emit(
+        context,
+        publisher_id("nova-api"),
+        f"instance.{action}",
+        lambda: payloads.InstanceActionPayload(context, instance),
+    )
+
+
 @contextlib.contextmanager
 def action(context, instance, host: str | None, action: str, **fields: Any):
     """``instance.<action>.start`` now, ``.end`` when the block ends,

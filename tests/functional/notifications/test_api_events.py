@@ -14,8 +14,10 @@ from tests.functional.api.conftest import (  # noqa: F401  (fixtures)
     ADMIN,
     api,
     cloud_databases,
+    flavor,
     nova_conf,
 )
+from tests.functional.compute_actions.conftest import action, server
 
 pytestmark = pytest.mark.parametrize("cloud_databases", ["sqlite"], indirect=True)
 
@@ -52,8 +54,8 @@ def test_keypair_import_generate_and_delete(api, sent):  # noqa: F811
 
 
 def test_flavor_create_update_delete(api, sent):  # noqa: F811
-    flavor = {"name": "m1.noted", "ram": 512, "vcpus": 1, "disk": 1, "id": "77"}
-    response = api.post("/v2.1/flavors", {"flavor": flavor}, token=ADMIN)
+    body = {"name": "m1.noted", "ram": 512, "vcpus": 1, "disk": 1, "id": "77"}
+    response = api.post("/v2.1/flavors", {"flavor": body}, token=ADMIN)
     assert response.status_code == 200, response.text
     specs = {"extra_specs": {"hw:cpu_policy": "shared"}}
     response = api.post("/v2.1/flavors/77/os-extra_specs", specs, token=ADMIN)
@@ -90,3 +92,23 @@ def test_service_create_disable_heartbeat_and_delete(api, nova_conf, sent):  # n
     update = sent[1]["payload"]["nova_object.data"]
     assert (update["disabled"], update["disabled_reason"]) == (True, "fan")
     assert update["uuid"] == service.uuid
+
+
+def test_lock_and_unlock(api, nova_conf, flavor, sent):  # noqa: F811
+    instance = server(
+        nova_conf,
+        display_name="locked",
+        hostname="locked",
+        reservation_id="r-1",
+        image_ref="6e0f1c2a-7b3d-4c5e-8f9a-0b1c2d3e4f50",
+    )
+    body = {"lock": {"locked_reason": "audit"}}
+    assert action(api, instance.uuid, body, version="2.73").status_code == 202
+    assert action(api, instance.uuid, {"unlock": None}).status_code == 202
+
+    assert sent.events() == ["instance.lock", "instance.unlock"]
+    notification_samples.check_all(sent)
+    lock, unlock = (n["payload"]["nova_object.data"] for n in sent)
+    assert (lock["uuid"], lock["locked_reason"]) == (instance.uuid, "audit")
+    assert unlock["locked_reason"] is None
+    assert all(n["publisher_id"].startswith("nova-api:") for n in sent)
