@@ -4,10 +4,14 @@ call at the place the change is made; none ever raises."""
 
 from __future__ import annotations
 
+import contextlib
+
 import nova.conf
 from nova.notifications import notifier
+from nova.notifications.payloads.aggregate import AggregatePayload
 from nova.notifications.payloads.flavor import FlavorPayload
 from nova.notifications.payloads.keypair import KeypairPayload
+from nova.notifications.payloads.server_group import ServerGroupPayload
 from nova.notifications.payloads.service import ServiceStatusPayload
 
 CONF = nova.conf.CONF
@@ -49,3 +53,44 @@ def keypair(context, keypair, action: str, phase: str) -> None:
         f"keypair.{action}.{phase}",
         lambda: KeypairPayload.from_keypair(keypair),
     )
+
+
+def server_group(context, group, action: str) -> None:
+    """``server_group.create``, ``server_group.delete`` or
+    ``server_group.add_member``."""
+    notifier.emit(
+        context,
+        _api_publisher(),
+        f"server_group.{action}",
+        lambda: ServerGroupPayload.from_group(group),
+    )
+
+
+def server_group_members_added(context, load_group, added: list[str]) -> None:
+    """``server_group.add_member`` with the group as ``load_group()`` reads
+    it now, if any instance joined."""
+    if added:
+        notifier.emit(
+            context,
+            _api_publisher(),
+            "server_group.add_member",
+            lambda: ServerGroupPayload.from_group(load_group()),
+        )
+
+
+def _aggregate(context, aggregate, action: str, phase: str) -> None:
+    notifier.emit(
+        context,
+        _api_publisher(),
+        f"aggregate.{action}.{phase}",
+        lambda: AggregatePayload.from_aggregate(aggregate),
+    )
+
+
+@contextlib.contextmanager
+def aggregate(context, aggregate, action: str):
+    """``aggregate.<action>.start`` now and ``.end`` if the block succeeds
+    (create, delete, add_host, remove_host, update_metadata, update_prop)."""
+    _aggregate(context, aggregate, action, "start")
+    yield
+    _aggregate(context, aggregate, action, "end")

@@ -17,6 +17,10 @@ from tests.functional.api.conftest import (  # noqa: F401  (fixtures)
     flavor,
     nova_conf,
 )
+from tests.functional.api.test_aggregates import (  # noqa: F401  (fixtures)
+    compute_host,
+    placement_conf,
+)
 from tests.functional.compute_actions.conftest import action, server
 
 pytestmark = pytest.mark.parametrize("cloud_databases", ["sqlite"], indirect=True)
@@ -112,3 +116,83 @@ def test_lock_and_unlock(api, nova_conf, flavor, sent):  # noqa: F811
     assert (lock["uuid"], lock["locked_reason"]) == (instance.uuid, "audit")
     assert unlock["locked_reason"] is None
     assert all(n["publisher_id"].startswith("nova-api:") for n in sent)
+
+
+def test_server_group_create_add_member_delete(api, nova_conf, sent):  # noqa: F811
+    body = {
+        "server_group": {
+            "name": "web-group",
+            "policy": "anti-affinity",
+            "rules": {"max_server_per_host": 1},
+        }
+    }
+    response = api.post("/v2.1/os-server-groups", body, version="2.64")
+    assert response.status_code == 200, response.text
+    group_id = response.json()["server_group"]["id"]
+    member = "0c4b5cbe-2f40-4a8e-9d55-8a1c3c1fd2f7"
+    context = nova_context.get_admin_context()
+    objects.InstanceGroup.add_members(context, group_id, [member])
+    # Already a member: no news.
+    objects.InstanceGroup.add_members(context, group_id, [member])
+    assert api.delete(f"/v2.1/os-server-groups/{group_id}").status_code == 204
+
+    assert sent.events() == [
+        "server_group.create",
+        "server_group.add_member",
+        "server_group.delete",
+    ]
+    notification_samples.check_all(sent)
+    added = sent[1]["payload"]["nova_object.data"]
+    assert (added["uuid"], added["members"]) == (group_id, [member])
+    assert (added["policy"], added["policies"]) == ("anti-affinity", ["anti-affinity"])
+    assert added["rules"] == {"max_server_per_host": "1"}
+
+
+def test_aggregate_actions_announce_start_and_end(api, sent):  # noqa: F811
+    body = {"aggregate": {"name": "my-aggregate", "availability_zone": "az-1"}}
+    response = api.post("/v2.1/os-aggregates", body, token=ADMIN)
+    assert response.status_code == 200, response.text
+    aggregate_id = response.json()["aggregate"]["id"]
+    url = f"/v2.1/os-aggregates/{aggregate_id}"
+    metadata = {"set_metadata": {"metadata": {"ssd": "true"}}}
+    assert api.post(f"{url}/action", metadata, token=ADMIN).status_code == 200
+    renamed = {"aggregate": {"name": "renamed"}}
+    assert api.put(url, renamed, token=ADMIN).status_code == 200
+    assert api.delete(url, token=ADMIN).status_code == 200
+
+    assert sent.events() == [
+        f"aggregate.{action}.{phase}"
+        for action in ("create", "update_metadata", "update_prop", "delete")
+        for phase in ("start", "end")
+    ]
+    notification_samples.check_all(sent)
+    create_start, create_end = (n["payload"]["nova_object.data"] for n in sent[:2])
+    assert create_start["id"] is None and isinstance(create_end["id"], int)
+    assert create_start["uuid"] == create_end["uuid"]
+    assert sent[3]["payload"]["nova_object.data"]["metadata"] == {
+        "availability_zone": "az-1",
+        "ssd": "true",
+    }
+    assert sent[5]["payload"]["nova_object.data"]["name"] == "renamed"
+
+
+def test_aggregate_add_and_remove_host(api, compute_host, sent):  # noqa: F811
+    host, _ = compute_host
+    body = {"aggregate": {"name": "hosts"}}
+    aggregate_id = api.post("/v2.1/os-aggregates", body, token=ADMIN).json()[
+        "aggregate"
+    ]["id"]
+    url = f"/v2.1/os-aggregates/{aggregate_id}/action"
+    for action_name in ("add_host", "remove_host"):
+        body = {action_name: {"host": host}}
+        assert api.post(url, body, token=ADMIN).status_code == 200
+
+    assert sent.events()[2:] == [
+        "aggregate.add_host.start",
+        "aggregate.add_host.end",
+        "aggregate.remove_host.start",
+        "aggregate.remove_host.end",
+    ]
+    notification_samples.check_all(sent)
+    hosts = [n["payload"]["nova_object.data"]["hosts"] for n in sent[2:]]
+    assert hosts == [[], [host], [host], []]
