@@ -137,6 +137,44 @@ def notify_update(
     )
 
 
+def notify_exists(context, instance, host: str, begin, end) -> None:
+    """``instance.exists``: the instance lived on ``host`` during the
+    audit period [begin, end) (usage for billing and telemetry)."""
+
+    def build():
+        return payloads.InstanceExistsPayload(
+            context,
+            instance,
+            audit_period=payloads.AuditPeriodPayload(
+                audit_period_beginning=begin, audit_period_ending=end
+            ),
+            bandwidth=[],
+        )
+
+    def legacy():
+        return {
+            **legacy_payload(instance),
+            "audit_period_beginning": begin.isoformat(),
+            "audit_period_ending": end.isoformat(),
+            "bandwidth": {},
+        }
+
+    notifier.emit(
+        context, publisher_id("nova-compute", host), "instance.exists", build, legacy
+    )
+
+
+def compute_exception(context, host: str, exc: BaseException) -> None:
+    """``compute.exception``: an action of this compute failed with ``exc``."""
+    notifier.emit(
+        context,
+        publisher_id("nova-compute", host),
+        "compute.exception",
+        lambda: ExceptionPayload.from_exception(exc),
+        priority="ERROR",
+    )
+
+
 def legacy_payload(instance) -> dict[str, Any]:
     """The unversioned payload of ``compute.instance.*``: upstream's key
     names for what consumers such as Ceilometer read."""

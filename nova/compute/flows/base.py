@@ -113,6 +113,7 @@ class Flow:
                     yield
             except Exception as exc:  # a cast has no caller to tell
                 LOG.exception("%s of instance %s failed", event, instance.uuid)
+                instance_notifications.compute_exception(context, self.host, exc)
                 try:
                     compute_utils.add_instance_fault_from_exc(
                         context, instance, exc, self.host

@@ -163,7 +163,6 @@ class InstancePayload(base.NotificationPayloadBase):
         "state": ("instance", "vm_state"),
         "task_state": ("instance", "task_state"),
         "progress": ("instance", "progress"),
-        "metadata": ("instance", "metadata"),
         "locked": ("instance", "locked"),
     }
     fields = {
@@ -196,7 +195,7 @@ class InstancePayload(base.NotificationPayloadBase):
         "ip_addresses": fields.ListOfObjectsField("IpPayload"),
         "block_devices": fields.ListOfObjectsField("BlockDevicePayload", nullable=True),
         "metadata": fields.DictOfStringsField(),
-        "locked": fields.BooleanField(),
+        "locked": fields.BooleanField(default=False),
         "auto_disk_config": fields.StringField(),
         "request_id": fields.StringField(nullable=True),
         "action_initiator_user": fields.StringField(nullable=True),
@@ -213,6 +212,8 @@ class InstancePayload(base.NotificationPayloadBase):
         # reports one.
         self.progress = instance.progress or 0
         self.auto_disk_config = "AUTO" if instance.auto_disk_config else "MANUAL"
+        # Loaded on demand (through the conductor on a compute).
+        self.metadata = dict(instance.metadata or {})
         self.flavor = FlavorPayload.from_flavor(instance.flavor)
         # An instance's flavor is a copy: its projects are not carried.
         self.flavor.projects = None

@@ -95,9 +95,13 @@ def test_a_failed_action_announces_its_error_with_the_fault(
 
     monkeypatch.setattr(compute.driver, "reboot", broken)
     compute.reboot_instance(ctxt, _with_task(instance, task_states.REBOOTING))
-    error = sent.refresh()[-1]
+    error, compute_exception = sent.refresh()[-2:]
     assert error["event_type"] == "instance.reboot.error"
-    notification_samples.check(error)
+    assert compute_exception["event_type"] == "compute.exception"
+    notification_samples.check_all([error, compute_exception])
+    assert compute_exception["payload"]["nova_object.data"]["exception"] == (
+        "MessagingTimeout"
+    )
     fault = error["payload"]["nova_object.data"]["fault"]["nova_object.data"]
     assert fault["exception"] == "MessagingTimeout"
     assert fault["function_name"] == "broken"
