@@ -12,7 +12,7 @@ import logging
 import oslo_messaging
 import pytest
 
-from nova import context
+from nova import context, exception
 from nova.notifications.payloads import instance as payloads
 from nova.states import task_states, vm_states
 from tests.fixtures import notification_samples
@@ -29,7 +29,7 @@ def _with_task(instance, task_state):
     return instance
 
 
-def _active(compute, placement_client):
+def _scheduled(compute, placement_client):
     ctxt = context.RequestContext(user_id="u1", project_id="p1", is_admin=True)
     instance = _scheduled_instance(compute, placement_client, ctxt)
     # What the compute API gives every server.
@@ -37,6 +37,11 @@ def _active(compute, placement_client):
     instance.display_name = instance.hostname = "web-1"
     instance.image_ref = "6e0f1c2a-7b3d-4c5e-8f9a-0b1c2d3e4f50"
     instance.save()
+    return ctxt, instance
+
+
+def _active(compute, placement_client):
+    ctxt, instance = _scheduled(compute, placement_client)
     _build(compute, ctxt, instance)
     instance.refresh()
     assert instance.vm_state == vm_states.ACTIVE
@@ -175,3 +180,31 @@ def test_a_payload_that_cannot_be_built_fails_nothing(
     ]
     # instance.update's payload is another class: it still went out.
     assert "instance.update" in sent.events()
+
+
+def test_a_failed_build_announces_create_error(
+    compute, placement_client, sent, monkeypatch
+):
+    ctxt, instance = _scheduled(compute, placement_client)
+
+    def spawn(*args, **kwargs):
+        raise exception.InvalidInput(reason="the image is not bootable")
+
+    monkeypatch.setattr(compute.driver, "spawn", spawn)
+    _build(compute, ctxt, instance)
+    assert sent.events() == ["instance.create.start", "instance.create.error"]
+    notification_samples.check_all(sent)
+    fault = sent[1]["payload"]["nova_object.data"]["fault"]["nova_object.data"]
+    # The build gives up on this host (no alternate to reschedule to).
+    assert fault["exception"] == "RescheduledException"
+    assert "the image is not bootable" in fault["exception_message"]
+
+
+def test_trigger_crash_dump_announces_start_and_end(compute, placement_client, sent):
+    ctxt, instance = _active(compute, placement_client)
+    compute.trigger_crash_dump(ctxt, instance)
+    assert sent.events()[-2:] == [
+        "instance.trigger_crash_dump.start",
+        "instance.trigger_crash_dump.end",
+    ]
+    notification_samples.check_all(sent[-2:])
