@@ -43,14 +43,16 @@ class Collector:
     def error(self, ctxt, publisher_id, event_type, payload, metadata):
         self._keep("ERROR", publisher_id, event_type, payload)
 
-    def events(self, uuid: str | None = None) -> list[str]:
-        """Event types received so far (about instance ``uuid`` only)."""
+    def about(self, uuid: str | None = None) -> list[dict]:
+        """Notifications received so far (about instance ``uuid`` only)."""
         with self._changed:
             return [
-                n["event_type"]
-                for n in self.received
-                if uuid is None or _instance_uuid(n) == uuid
+                n for n in self.received if uuid is None or _instance_uuid(n) == uuid
             ]
+
+    def events(self, uuid: str | None = None) -> list[str]:
+        """Event types received so far (about instance ``uuid`` only)."""
+        return [n["event_type"] for n in self.about(uuid)]
 
     def wait_for(self, event_type: str, uuid: str, timeout: float = 60) -> dict:
         """The first ``event_type`` notification about ``uuid``."""

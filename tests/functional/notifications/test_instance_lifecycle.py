@@ -7,6 +7,7 @@ real Placement, real Glance and a real database."""
 
 from __future__ import annotations
 
+import oslo_messaging
 import pytest
 from oslo_utils import uuidutils
 
@@ -63,6 +64,13 @@ def cloud(request, make_db_url, make_vhost, placement_endpoint, openstack_servic
             local_gb=20,
         )
         CONF.set_override("auth_strategy", "noauth2", group="api")
+        # This process plays nova-api: it notifies as the daemons do.
+        oslo_messaging.get_notification_transport(CONF)  # registers options
+        for group, options in _options(request.param).items():
+            for name, value in options.items():
+                # A list option takes a list here, not the file's text.
+                value = [value] if name == "driver" else value
+                CONF.set_override(name, value, group=group)
         admin = nova_context.get_admin_context()
         deployment.wait_for_computes(admin)
         server = WSGIServer(wsgi_app.build_app(CONF))
@@ -75,6 +83,9 @@ def cloud(request, make_db_url, make_vhost, placement_endpoint, openstack_servic
         finally:
             server.stop()
             CONF.clear_override("auth_strategy", group="api")
+            for group, options in _options(request.param).items():
+                for name in options:
+                    CONF.clear_override(name, group=group)
 
 
 def _settled(cloud, uuid: str, vm_state: str):
@@ -148,9 +159,11 @@ def test_server_life_in_versioned_notifications(cloud, openstack_services):
         "instance.delete.start",
         "instance.delete.end",
     ]
+    # Everything heard has its sample (services starting up included).
     notification_samples.check_all(heard.received)
     compute = cloud.hosts[0]
-    assert {n["publisher_id"] for n in heard.received} == {f"nova-compute:{compute}"}
+    about = heard.about(uuid)
+    assert {n["publisher_id"] for n in about} == {f"nova-compute:{compute}"}
     data = snapshot_end["payload"]["nova_object.data"]
     assert data["snapshot_image_id"] == image_id
     assert data["uuid"] == uuid and data["host"] == compute
@@ -159,7 +172,7 @@ def test_server_life_in_versioned_notifications(cloud, openstack_services):
     assert data["flavor"]["nova_object.data"]["memory_mb"] == 256
     updates = [
         n["payload"]["nova_object.data"]["state_update"]["nova_object.data"]
-        for n in heard.received
+        for n in about
         if n["event_type"] == "instance.update"
     ]
     assert [(u["old_state"], u["state"]) for u in updates] == [
@@ -171,6 +184,28 @@ def test_server_life_in_versioned_notifications(cloud, openstack_services):
     assert deleted["terminated_at"] and deleted["deleted_at"]
     session = openstack_services.session()
     session.delete(f"{openstack_services.glance_url}/v2/images/{image_id}")
+
+
+@pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("cloud", ["versioned"], indirect=True)
+def test_deleting_a_server_no_host_holds_is_announced_by_the_api(cloud):
+    user = nova_context.RequestContext(
+        user_id="demo", project_id=cloud.project, roles=["member"], overwrite=False
+    )
+    with listening(_urls(cloud), VERSIONED_TOPIC) as heard:
+        # No host fits it: it ends in cell0, where only the API deletes it.
+        [uuid] = cloud.boot(user, flavor("huge", memory_mb=10**9), name="huge")
+        cloud.wait_for_states(cloud.admin, [uuid], {vm_states.ERROR})
+        response = cloud.api.delete(f"/v2.1/servers/{uuid}")
+        assert response.status_code == 204, response.text
+        heard.wait_for("instance.delete.end", uuid)
+
+    assert heard.events(uuid) == ["instance.delete.start", "instance.delete.end"]
+    deleted = heard.about(uuid)
+    notification_samples.check_all(deleted, variant="not_scheduled")
+    assert {n["publisher_id"] for n in deleted} == {f"nova-api:{CONF.host}"}
+    start, end = (n["payload"]["nova_object.data"] for n in deleted)
+    assert (start["state"], end["state"]) == ("error", "deleted")
 
 
 @pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)
