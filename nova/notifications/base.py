@@ -26,6 +26,13 @@ class NotificationPayloadBase(ovo_base.VersionedObject):
     OBJ_PROJECT_NAMESPACE = "nova"
     SCHEMA: ClassVar[dict[str, tuple[str, str]]] = {}
 
+    @classmethod
+    def from_sources(cls, **sources: Any):
+        """A payload whose ``SCHEMA`` fields are copied from ``sources``."""
+        payload = cls()
+        payload.populate_schema(**sources)
+        return payload
+
     def populate_schema(self, **sources: Any) -> None:
         """Copy every ``SCHEMA`` field from its source; an attribute the
         source does not hold gives None (the field's default if it has one)."""

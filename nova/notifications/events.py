@@ -31,7 +31,7 @@ def service(context, service, action: str) -> None:
         context,
         f"{service.binary}:{service.host}",
         f"service.{action}",
-        lambda: ServiceStatusPayload.from_service(service),
+        lambda: ServiceStatusPayload.from_sources(service=service),
     )
 
 
@@ -41,7 +41,7 @@ def flavor(context, flavor, action: str) -> None:
         context,
         _api_publisher(),
         f"flavor.{action}",
-        lambda: FlavorPayload.from_flavor(flavor),
+        lambda: FlavorPayload.from_sources(flavor=flavor),
     )
 
 
@@ -51,7 +51,7 @@ def keypair(context, keypair, action: str, phase: str) -> None:
         context,
         _api_publisher(),
         f"keypair.{action}.{phase}",
-        lambda: KeypairPayload.from_keypair(keypair),
+        lambda: KeypairPayload.from_sources(keypair=keypair),
     )
 
 
@@ -83,7 +83,7 @@ def _aggregate(context, aggregate, action: str, phase: str) -> None:
         context,
         _api_publisher(),
         f"aggregate.{action}.{phase}",
-        lambda: AggregatePayload.from_aggregate(aggregate),
+        lambda: AggregatePayload.from_sources(aggregate=aggregate),
     )
 
 

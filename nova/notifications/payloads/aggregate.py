@@ -22,9 +22,3 @@ class AggregatePayload(base.NotificationPayloadBase):
         "hosts": fields.ListOfStringsField(nullable=True),
         "metadata": fields.DictOfStringsField(nullable=True, default={}),
     }
-
-    @classmethod
-    def from_aggregate(cls, aggregate) -> AggregatePayload:
-        payload = cls()
-        payload.populate_schema(aggregate=aggregate)
-        return payload

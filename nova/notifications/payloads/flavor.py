@@ -47,9 +47,3 @@ class FlavorPayload(base.NotificationPayloadBase):
         "projects": fields.ListOfStringsField(nullable=True),
         "description": fields.StringField(nullable=True),
     }
-
-    @classmethod
-    def from_flavor(cls, flavor) -> FlavorPayload:
-        payload = cls()
-        payload.populate_schema(flavor=flavor)
-        return payload

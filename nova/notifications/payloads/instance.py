@@ -99,9 +99,7 @@ class BlockDevicePayload(base.NotificationPayloadBase):
         payloads = []
         for bdm in bdms:
             if getattr(bdm, "volume_id", None):
-                payload = cls()
-                payload.populate_schema(bdm=bdm)
-                payloads.append(payload)
+                payloads.append(cls.from_sources(bdm=bdm))
         return payloads
 
 
@@ -214,7 +212,7 @@ class InstancePayload(base.NotificationPayloadBase):
         self.auto_disk_config = "AUTO" if instance.auto_disk_config else "MANUAL"
         # Loaded on demand (through the conductor on a compute).
         self.metadata = dict(instance.metadata or {})
-        self.flavor = FlavorPayload.from_flavor(instance.flavor)
+        self.flavor = FlavorPayload.from_sources(flavor=instance.flavor)
         # An instance's flavor is a copy: its projects are not carried.
         self.flavor.projects = None
         info_cache = instance.info_cache

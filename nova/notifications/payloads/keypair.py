@@ -21,9 +21,3 @@ class KeypairPayload(base.NotificationPayloadBase):
         "public_key": fields.StringField(nullable=True),
         "type": fields.StringField(nullable=False),
     }
-
-    @classmethod
-    def from_keypair(cls, keypair) -> KeypairPayload:
-        payload = cls()
-        payload.populate_schema(keypair=keypair)
-        return payload

@@ -30,8 +30,7 @@ class ServerGroupPayload(base.NotificationPayloadBase):
 
     @classmethod
     def from_group(cls, group) -> ServerGroupPayload:
-        payload = cls()
-        payload.populate_schema(group=group)
+        payload = cls.from_sources(group=group)
         payload.policies = [group.policy] if group.policy else []
         # Hosts are worked out from the members' cells on demand; upstream
         # sends none either.

@@ -40,9 +40,3 @@ class ServiceStatusPayload(base.NotificationPayloadBase):
         "version": fields.IntegerField(),
         "uuid": fields.UUIDField(),
     }
-
-    @classmethod
-    def from_service(cls, service) -> ServiceStatusPayload:
-        payload = cls()
-        payload.populate_schema(service=service)
-        return payload

@@ -193,13 +193,13 @@ def test_flavor_keypair_and_service_payloads(ctxt):
     flavor = _flavor()
     flavor.obj_reset_changes()
     del flavor.projects  # not loaded: null, never a lazy load
-    data = _check(FlavorPayload.from_flavor(flavor))
+    data = _check(FlavorPayload.from_sources(flavor=flavor))
     assert (data["flavorid"], data["projects"]) == ("small", None)
     keypair = objects.KeyPair(
         user_id="demo", name="k", fingerprint="aa:bb", public_key="ssh-rsa AAA",
         type="ssh",
     )  # fmt: skip
-    assert _check(KeypairPayload.from_keypair(keypair))["name"] == "k"
+    assert _check(KeypairPayload.from_sources(keypair=keypair))["name"] == "k"
     service = objects.Service(
         uuid="fa69c544-906b-4a6a-a9c6-c1f7a8078c73", host="compute-a",
         binary="nova-compute", topic="compute", report_count=1, disabled=False,
@@ -207,7 +207,7 @@ def test_flavor_keypair_and_service_payloads(ctxt):
         last_seen_up=datetime.datetime(2026, 12, 4, 14, 0), forced_down=False,
         version=10,
     )  # fmt: skip
-    data = _check(ServiceStatusPayload.from_service(service))
+    data = _check(ServiceStatusPayload.from_sources(service=service))
     assert (data["binary"], data["last_seen_up"]) == (
         "nova-compute",
         "2026-12-04T14:00:00Z",
