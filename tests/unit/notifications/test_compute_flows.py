@@ -208,3 +208,17 @@ def test_trigger_crash_dump_announces_start_and_end(compute, placement_client, s
         "instance.trigger_crash_dump.end",
     ]
     notification_samples.check_all(sent[-2:])
+
+
+@pytest.mark.parametrize("sent", ["both"], indirect=True)
+def test_both_formats_send_each_event_twice(compute, placement_client, sent):
+    ctxt, instance = _active(compute, placement_client)
+    compute.stop_instance(ctxt, _with_task(instance, task_states.POWERING_OFF))
+    assert sent.events()[-6:] == [
+        "instance.power_off.start",
+        "compute.instance.power_off.start",
+        "instance.update",
+        "compute.instance.update",
+        "instance.power_off.end",
+        "compute.instance.power_off.end",
+    ]
