@@ -26,6 +26,7 @@ from oslo_log import log as logging
 import nova.conf
 from nova import context as nova_context
 from nova import exception, upgrade_levels, utils
+from nova.notifications import notifier
 from nova.objects import base as objects_base
 
 CONF = nova.conf.CONF
@@ -69,6 +70,7 @@ def cleanup() -> None:
     with _transports_lock:
         transports = list(_transports.values())
         _transports.clear()
+    notifier.cleanup()
     for transport in transports:
         transport.cleanup()
 

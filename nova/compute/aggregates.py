@@ -11,10 +11,12 @@ puts Placement right again.
 from __future__ import annotations
 
 from oslo_log import log as logging
+from oslo_utils import uuidutils
 
 import placement_client.exception as placement_exc
 from nova import context as nova_context
 from nova import exception, objects, placement
+from nova.notifications import events as notification_events
 from nova.objects.aggregate import AZ_METADATA_KEY
 
 LOG = logging.getLogger(__name__)
@@ -22,10 +24,11 @@ LOG = logging.getLogger(__name__)
 
 def create(context, name: str, availability_zone: str | None) -> objects.Aggregate:
     """:raises AggregateNameExists: the name is taken."""
-    aggregate = objects.Aggregate(context, name=name)
+    aggregate = objects.Aggregate(context, name=name, uuid=uuidutils.generate_uuid())
     if availability_zone:
         aggregate.metadata = {AZ_METADATA_KEY: availability_zone}
-    aggregate.create()
+    with notification_events.aggregate(context, aggregate, "create"):
+        aggregate.create()
     return aggregate
 
 
@@ -43,7 +46,8 @@ def update(context, aggregate_id: int, values: dict) -> objects.Aggregate:
         aggregate.name = values["name"]
     if AZ_METADATA_KEY in values:
         aggregate.availability_zone = values[AZ_METADATA_KEY]
-    aggregate.save()
+    with notification_events.aggregate(context, aggregate, "update_prop"):
+        aggregate.save()
     return aggregate
 
 
@@ -59,7 +63,8 @@ def set_metadata(context, aggregate_id: int, metadata: dict) -> objects.Aggregat
     # Removing a key that is not there is not an error of set_metadata.
     present = {k: v for k, v in metadata.items() if v is not None}
     present.update({k: None for k in removed if k in aggregate.metadata})
-    aggregate.update_metadata(present)
+    with notification_events.aggregate(context, aggregate, "update_metadata"):
+        aggregate.update_metadata(present)
     return aggregate
 
 
@@ -70,7 +75,8 @@ def delete(context, aggregate_id: int) -> None:
         raise exception.InvalidAggregateActionDelete(
             aggregate_id=aggregate_id, reason="Host aggregate is not empty"
         )
-    aggregate.destroy()
+    with notification_events.aggregate(context, aggregate, "delete"):
+        aggregate.destroy()
 
 
 def add_host(context, aggregate_id: int, host: str) -> objects.Aggregate:
@@ -84,7 +90,8 @@ def add_host(context, aggregate_id: int, host: str) -> objects.Aggregate:
     aggregate = objects.Aggregate.get_by_id(context, aggregate_id)
     _check_zone(context, aggregate, aggregate.metadata, [host],
                 exception.InvalidAggregateActionAdd)  # fmt: skip
-    aggregate.add_host(host)
+    with notification_events.aggregate(context, aggregate, "add_host"):
+        aggregate.add_host(host)
     _mirror(context, aggregate, nodes, add=True)
     return aggregate
 
@@ -96,7 +103,8 @@ def remove_host(context, aggregate_id: int, host: str) -> objects.Aggregate:
     """
     nodes = _compute_nodes(context, host)
     aggregate = objects.Aggregate.get_by_id(context, aggregate_id)
-    aggregate.delete_host(host)
+    with notification_events.aggregate(context, aggregate, "remove_host"):
+        aggregate.delete_host(host)
     _mirror(context, aggregate, nodes, add=False)
     return aggregate
 

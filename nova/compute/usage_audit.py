@@ -15,6 +15,7 @@ import time
 from oslo_log import log as logging
 
 from nova import audit_period, objects
+from nova.notifications import instance as instance_notifications
 
 LOG = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ def audit_host(context, host: str, now=None) -> objects.TaskLog | None:
             LOG.debug(
                 "Usage of %s: %s", instance.uuid, usage_record(instance, begin, end)
             )
+            instance_notifications.notify_exists(context, instance, host, begin, end)
         except Exception:
             LOG.exception("Failed to audit the usage of instance %s", instance.uuid)
             errors += 1

@@ -16,6 +16,7 @@ from sqlalchemy import orm
 from nova import exception
 from nova.db import engines
 from nova.db.api import models
+from nova.notifications import events as notification_events
 from nova.objects import api_db, base
 
 # Columns a flavor list may be sorted by (the API's sort_key values).
@@ -175,6 +176,7 @@ class Flavor(api_db.APIDBObject, base.NovaPersistentObject, base.NovaObject):
             with engines.transaction(self._context.api_db_connection) as session:
                 self._raise_if_taken(session)
             raise exception.FlavorExists(name=self.name) from exc
+        notification_events.flavor(self._context, self, "create")
 
     def _raise_if_taken(self, session: orm.Session) -> None:
         taken = session.execute(
@@ -211,6 +213,7 @@ class Flavor(api_db.APIDBObject, base.NovaPersistentObject, base.NovaObject):
             if result.rowcount == 0:
                 raise exception.FlavorNotFound(flavor_id=self.flavorid)
         self.obj_reset_changes()
+        notification_events.flavor(self._context, self, "update")
 
     def _row_id(self, session: orm.Session) -> int:
         row_id = session.scalar(
@@ -235,6 +238,7 @@ class Flavor(api_db.APIDBObject, base.NovaPersistentObject, base.NovaObject):
                     session.add(spec_model(flavor_id=flavor_id, key=key, value=value))
         self.extra_specs = {**self.extra_specs, **specs}
         self.obj_reset_changes(["extra_specs"])
+        notification_events.flavor(self._context, self, "update")
 
     def delete_extra_spec(self, key: str) -> None:
         """:raises FlavorExtraSpecsNotFound: the flavor has no such spec."""
@@ -252,6 +256,7 @@ class Flavor(api_db.APIDBObject, base.NovaPersistentObject, base.NovaObject):
                 )
         self.extra_specs = {k: v for k, v in self.extra_specs.items() if k != key}
         self.obj_reset_changes(["extra_specs"])
+        notification_events.flavor(self._context, self, "update")
 
     def add_access(self, project_id: str) -> None:
         """Let ``project_id`` use this (private) flavor.
@@ -271,6 +276,7 @@ class Flavor(api_db.APIDBObject, base.NovaPersistentObject, base.NovaObject):
             ) from exc
         self.projects = [*self.projects, project_id]
         self.obj_reset_changes(["projects"])
+        notification_events.flavor(self._context, self, "update")
 
     def remove_access(self, project_id: str) -> None:
         """:raises FlavorAccessNotFound: the project had no access."""
@@ -288,6 +294,7 @@ class Flavor(api_db.APIDBObject, base.NovaPersistentObject, base.NovaObject):
                 )
         self.projects = [p for p in self.projects if p != project_id]
         self.obj_reset_changes(["projects"])
+        notification_events.flavor(self._context, self, "update")
 
     def destroy(self) -> None:
         """Delete the flavor with its extra specs and project access."""
@@ -298,6 +305,7 @@ class Flavor(api_db.APIDBObject, base.NovaPersistentObject, base.NovaObject):
                 exception.FlavorNotFound(flavor_id=self.flavorid),
             )
             session.delete(row)
+        notification_events.flavor(self._context, self, "delete")
 
 
 @base.NovaObjectRegistry.register

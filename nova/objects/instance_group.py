@@ -16,6 +16,7 @@ from oslo_versionedobjects import fields
 from nova import exception, objects
 from nova.db import engines
 from nova.db.api import models
+from nova.notifications import events as notification_events
 from nova.objects import api_db, base
 
 POLICIES = ("affinity", "anti-affinity", "soft-affinity", "soft-anti-affinity")
@@ -116,6 +117,7 @@ class InstanceGroup(api_db.APIDBObject, base.NovaTimestampObject, base.NovaObjec
                 self._from_db_object(self._context, self, row)
         except sa.exc.IntegrityError as exc:
             raise exception.InstanceGroupIdExists(group_uuid=self.uuid) from exc
+        notification_events.server_group(self._context, self, "create")
 
     def destroy(self) -> None:
         """Delete the group with its policy and member list."""
@@ -126,6 +128,7 @@ class InstanceGroup(api_db.APIDBObject, base.NovaTimestampObject, base.NovaObjec
                 exception.InstanceGroupNotFound(group_uuid=self.uuid),
             )
             session.delete(row)
+        notification_events.server_group(self._context, self, "delete")
 
     @classmethod
     def add_members(
@@ -143,6 +146,9 @@ class InstanceGroup(api_db.APIDBObject, base.NovaTimestampObject, base.NovaObjec
             row.members.extend(
                 models.InstanceGroupMember(instance_uuid=u) for u in added
             )
+        notification_events.server_group_members_added(
+            context, lambda: cls.get_by_uuid(context, group_uuid), added
+        )
         return added
 
     @base.remotable

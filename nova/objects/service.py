@@ -20,6 +20,7 @@ from nova import exception
 from nova.db import engines
 from nova.db.api import models as api_models
 from nova.db.main import models
+from nova.notifications import events as notification_events
 from nova.objects import base
 
 CONF = nova.conf.CONF
@@ -193,6 +194,7 @@ class Service(base.NovaPersistentObject, base.NovaObject):
                 host=self.host, binary=self.binary
             ) from exc
         self._from_db_object(self._context, self, row)
+        notification_events.service(self._context, self, "create")
 
     @base.remotable
     def save(self) -> None:
@@ -221,6 +223,8 @@ class Service(base.NovaPersistentObject, base.NovaObject):
         if zone is not None:
             self.availability_zone = zone
             self.obj_reset_changes(["availability_zone"])
+        if notification_events.SERVICE_STATUS_FIELDS & changes.keys():
+            notification_events.service(self._context, self, "update")
 
     @base.remotable
     def destroy(self) -> None:
@@ -246,6 +250,7 @@ class Service(base.NovaPersistentObject, base.NovaObject):
         self.deleted = True
         self.deleted_at = now
         self.obj_reset_changes()
+        notification_events.service(self._context, self, "delete")
 
 
 def compute_host_availability_zones(context) -> dict[str, str]:

@@ -12,6 +12,7 @@ from nova import context as nova_context
 from nova import exception, objects, placement, policy, servicegroup
 from nova.compute.api import base
 from nova.compute.shelved_images import forget_shelved_image
+from nova.notifications import instance as instance_notifications
 from nova.objects import base as obj_base
 from nova.policies import deferred_delete as deferred_delete_policies
 from nova.policies import servers as server_policies
@@ -98,7 +99,10 @@ class DeleteAPI(base.FlowAPI):
                 self._terminate_on_host(cctxt, cell_instance)
                 return
             try:
-                self._local_delete(cell_instance)
+                with instance_notifications.action(
+                    cctxt, cell_instance, None, "delete", binary="nova-api"
+                ):
+                    self._local_delete(cell_instance)
             except (
                 exception.UnexpectedTaskStateError,
                 exception.UnexpectedVMStateError,

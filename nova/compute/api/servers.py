@@ -18,6 +18,7 @@ from nova import context as nova_context
 from nova import exception, objects, policy
 from nova.compute import instance_list
 from nova.compute.api import base, zones
+from nova.notifications import instance as instance_notifications
 from nova.objects import tag as tag_obj
 from nova.policies import admin_actions as admin_actions_policies
 from nova.policies import lock_server as lock_policies
@@ -309,6 +310,7 @@ class ServersAPI(base.FlowAPI):
             }
         cell_instance.save()
         self.record_action(cctxt, cell_instance, machine.LOCK)
+        instance_notifications.notify_api_action(cctxt, cell_instance, "lock")
         LOG.info("Instance %s locked by %s", instance.uuid, cell_instance.locked_by)
 
     def unlock(self, context, instance) -> None:
@@ -331,6 +333,7 @@ class ServersAPI(base.FlowAPI):
             }
         cell_instance.save()
         self.record_action(cctxt, cell_instance, machine.UNLOCK)
+        instance_notifications.notify_api_action(cctxt, cell_instance, "unlock")
         LOG.info("Instance %s unlocked", instance.uuid)
 
     def reset_state(self, context, instance, vm_state: str) -> None:

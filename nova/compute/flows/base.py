@@ -20,6 +20,7 @@ from nova.compute import utils as compute_utils
 from nova.compute.instance_events import InstanceEvents
 from nova.compute.resource_tracker import ResourceTracker
 from nova.network import api as network_api
+from nova.notifications import instance as instance_notifications
 from nova.states import machine, power_state
 from nova.virt import driver as virt_driver
 
@@ -84,20 +85,35 @@ class Flow:
         event: str,
         transition: machine.Transition,
         expected=None,
+        notify: str | None = None,
+        **notify_fields,
     ):
         """Run one action on the instance alone, recorded as the
-        ``compute_<event>`` event of its instance action. A failure leaves a
+        ``compute_<event>`` event of its instance action and, with
+        ``notify``, announced as ``instance.<notify>.start/end/error``
+        (``notify_fields`` for the payload). A failure leaves a
         fault, clears the task (if still one of ``expected``, by default any
         the action runs in) and leaves the row's failure state, so the user
         can try again."""
+        notice = (
+            instance_notifications.action(
+                context, instance, self.host, notify, **notify_fields
+            )
+            if notify
+            else contextlib.nullcontext()
+        )
         with self.compute.instance_lock(instance.uuid):
             try:
-                with compute_utils.EventReporter(
-                    context, f"compute_{event}", self.host, instance.uuid
+                with (
+                    compute_utils.EventReporter(
+                        context, f"compute_{event}", self.host, instance.uuid
+                    ),
+                    notice,
                 ):
                     yield
             except Exception as exc:  # a cast has no caller to tell
                 LOG.exception("%s of instance %s failed", event, instance.uuid)
+                instance_notifications.compute_exception(context, self.host, exc)
                 try:
                     compute_utils.add_instance_fault_from_exc(
                         context, instance, exc, self.host
@@ -115,11 +131,15 @@ class Flow:
         """End the action as the state machine says: the guest's power
         state, the row's end state, no task. ``expected`` narrows the task
         states it may end from (default: any it runs in)."""
+        old_vm_state, old_task_state = instance.vm_state, instance.task_state
         instance.power_state = self.current_power_state(instance)
         instance.vm_state = transition.end_state(instance.vm_state)
         instance.task_state = None
         instance.save(expected_task_state=list(expected or transition.running))
         LOG.info("Instance %s is %s", instance.uuid, instance.vm_state)
+        instance_notifications.notify_update(
+            instance, self.host, old_vm_state, old_task_state
+        )
 
     def end_task_with_fault(self, context, instance, exc, vm_state: str) -> None:
         """Record ``exc`` as the instance's fault, end its task in

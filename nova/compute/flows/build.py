@@ -18,6 +18,8 @@ from nova.compute import build_retry, instance_events
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
 from nova.conductor import rpcapi as conductor_rpcapi
+from nova.notifications import instance as instance_notifications
+from nova.notifications.payloads import instance as payloads
 from nova.objects import base as objects_base
 from nova.scheduler.filters import affinity_filter
 from nova.states import machine, task_states, vm_states
@@ -76,8 +78,17 @@ class BuildFlow(base.Flow):
         rt = self.compute.rt
         with self.compute.instance_lock(instance.uuid):
             try:
-                with compute_utils.EventReporter(
-                    context, BUILD_EVENT, self.host, instance.uuid
+                with (
+                    compute_utils.EventReporter(
+                        context, BUILD_EVENT, self.host, instance.uuid
+                    ),
+                    instance_notifications.action(
+                        context,
+                        instance,
+                        self.host,
+                        "create",
+                        payload_class=payloads.InstanceCreatePayload,
+                    ),
                 ):
                     self._build_and_run(
                         context, instance, request_spec, parameters, node, host_list

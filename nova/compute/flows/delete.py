@@ -12,6 +12,7 @@ import nova.conf
 from nova import exception, objects
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
+from nova.notifications import instance as instance_notifications
 from nova.objects import base as objects_base
 from nova.states import machine, power_state, task_states, vm_states
 
@@ -27,8 +28,11 @@ class DeleteFlow(base.Flow):
     def terminate_instance(self, context, instance) -> None:
         """Destroy the guest, free the allocations, soft-delete the instance."""
         with self.compute.instance_lock(instance.uuid):
-            with compute_utils.EventReporter(
-                context, TERMINATE_EVENT, self.host, instance.uuid
+            with (
+                compute_utils.EventReporter(
+                    context, TERMINATE_EVENT, self.host, instance.uuid
+                ),
+                instance_notifications.action(context, instance, self.host, "delete"),
             ):
                 self.delete_instance(context, instance)
         self.compute.instance_lock.release(instance.uuid)
@@ -57,13 +61,17 @@ class DeleteFlow(base.Flow):
         """Power the guest off and keep the instance (and its allocations)
         as SOFT_DELETED until it is restored or reclaimed."""
         transition = machine.SOFT_DELETE
-        with self.action(context, instance, "soft_delete_instance", transition):
+        with self.action(
+            context, instance, "soft_delete_instance", transition, notify="soft_delete"
+        ):
             self.driver.power_off(instance)
             self.finish(instance, transition)
 
     def restore_instance(self, context, instance) -> None:
         """Power a soft-deleted instance's guest back on."""
-        with self.action(context, instance, "restore_instance", machine.RESTORE):
+        with self.action(
+            context, instance, "restore_instance", machine.RESTORE, notify="restore"
+        ):
             self.driver.power_on(context, instance, [])
             self.finish(instance, machine.RESTORE)
 

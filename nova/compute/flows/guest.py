@@ -9,6 +9,7 @@ import nova.conf
 from nova import exception
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
+from nova.notifications import instance as instance_notifications
 from nova.states import power_state, task_states
 
 CONF = nova.conf.CONF
@@ -143,8 +144,13 @@ class GuestFlow(base.Flow):
         """Inject an NMI; a failure is recorded on the action's event (a
         cast has no caller to tell)."""
         try:
-            with compute_utils.EventReporter(
-                context, "compute_trigger_crash_dump", self.host, instance.uuid
+            with (
+                compute_utils.EventReporter(
+                    context, "compute_trigger_crash_dump", self.host, instance.uuid
+                ),
+                instance_notifications.action(
+                    context, instance, self.host, "trigger_crash_dump"
+                ),
             ):
                 self.driver.trigger_crash_dump(instance)
         except Exception as exc:

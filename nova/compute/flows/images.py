@@ -16,6 +16,8 @@ from nova.compute import utils as compute_utils
 from nova.compute.flows import base
 from nova.compute.shelved_images import forget_shelved_image
 from nova.image import api as image_api
+from nova.notifications import instance as instance_notifications
+from nova.notifications.payloads import instance as payloads
 from nova.objects import base as objects_base
 from nova.states import machine, power_state, task_states, vm_states
 
@@ -108,7 +110,15 @@ class ImagesFlow(base.Flow):
         """Whether the image got its data; on failure the half-made image
         goes, the task is cleared and a fault says why."""
         done = False
-        with self.action(context, instance, event, transition):
+        with self.action(
+            context,
+            instance,
+            event,
+            transition,
+            notify="snapshot",
+            payload_class=payloads.InstanceActionSnapshotPayload,
+            snapshot_image_id=image_id,
+        ):
 
             def update_task_state(task_state, expected_state=task_state):
                 instance.task_state = task_state
@@ -176,7 +186,9 @@ class ImagesFlow(base.Flow):
         ``image_id``: SHELVED; offloaded at once when
         ``[DEFAULT] shelved_offload_time`` is 0."""
         shelved = False
-        with self.action(context, instance, "shelve_instance", machine.SHELVE):
+        with self.action(
+            context, instance, "shelve_instance", machine.SHELVE, notify="shelve"
+        ):
             self.power_off_for(instance, clean_shutdown)
 
             def update_task_state(task_state, expected_state=None):
@@ -213,7 +225,13 @@ class ImagesFlow(base.Flow):
         """Destroy the guest of a SHELVED instance and give its resources
         back: SHELVED_OFFLOADED, on no host."""
         transition = machine.SHELVE_OFFLOAD
-        with self.action(context, instance, "shelve_offload_instance", transition):
+        with self.action(
+            context,
+            instance,
+            "shelve_offload_instance",
+            transition,
+            notify="shelve_offload",
+        ):
             self.power_off_for(instance, clean_shutdown)
             self.driver.destroy(context, instance)
             self.remove_allocations(context, instance)
@@ -228,8 +246,13 @@ class ImagesFlow(base.Flow):
         fault, to be unshelved again."""
         with self.compute.instance_lock(instance.uuid):
             try:
-                with compute_utils.EventReporter(
-                    context, "compute_unshelve_instance", self.host, instance.uuid
+                with (
+                    compute_utils.EventReporter(
+                        context, "compute_unshelve_instance", self.host, instance.uuid
+                    ),
+                    instance_notifications.action(
+                        context, instance, self.host, "unshelve"
+                    ),
                 ):
                     self._unshelve(context, instance, image, node)
             except (

@@ -17,12 +17,16 @@ class PowerFlow(base.Flow):
 
     def stop_instance(self, context, instance, clean_shutdown: bool = True) -> None:
         """Power the guest off, by ACPI first when ``clean_shutdown``."""
-        with self.action(context, instance, "stop_instance", machine.STOP):
+        with self.action(
+            context, instance, "stop_instance", machine.STOP, notify="power_off"
+        ):
             self.driver.power_off(instance, *base.shutdown_timeouts(clean_shutdown))
             self.finish(instance, machine.STOP)
 
     def start_instance(self, context, instance) -> None:
-        with self.action(context, instance, "start_instance", machine.START):
+        with self.action(
+            context, instance, "start_instance", machine.START, notify="power_on"
+        ):
             self.driver.power_on(context, instance, [])
             # Unshelving a server not yet offloaded starts it.
             forget_shelved_image(context, instance)
@@ -34,27 +38,40 @@ class PowerFlow(base.Flow):
             machine.REBOOT_HARD if reboot_type == "HARD" else machine.REBOOT_SOFT
         )
         with self.action(
-            context, instance, "reboot_instance", transition, _REBOOT_TASK_STATES
+            context,
+            instance,
+            "reboot_instance",
+            transition,
+            _REBOOT_TASK_STATES,
+            notify="reboot",
         ):
             self.driver.reboot(context, instance, [], reboot_type)
             self.finish(instance, transition, expected=_REBOOT_TASK_STATES)
 
     def pause_instance(self, context, instance) -> None:
-        with self.action(context, instance, "pause_instance", machine.PAUSE):
+        with self.action(
+            context, instance, "pause_instance", machine.PAUSE, notify="pause"
+        ):
             self.driver.pause(instance)
             self.finish(instance, machine.PAUSE)
 
     def unpause_instance(self, context, instance) -> None:
-        with self.action(context, instance, "unpause_instance", machine.UNPAUSE):
+        with self.action(
+            context, instance, "unpause_instance", machine.UNPAUSE, notify="unpause"
+        ):
             self.driver.unpause(instance)
             self.finish(instance, machine.UNPAUSE)
 
     def suspend_instance(self, context, instance) -> None:
-        with self.action(context, instance, "suspend_instance", machine.SUSPEND):
+        with self.action(
+            context, instance, "suspend_instance", machine.SUSPEND, notify="suspend"
+        ):
             self.driver.suspend(context, instance)
             self.finish(instance, machine.SUSPEND)
 
     def resume_instance(self, context, instance) -> None:
-        with self.action(context, instance, "resume_instance", machine.RESUME):
+        with self.action(
+            context, instance, "resume_instance", machine.RESUME, notify="resume"
+        ):
             self.driver.resume(context, instance, [])
             self.finish(instance, machine.RESUME)

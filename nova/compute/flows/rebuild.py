@@ -11,6 +11,8 @@ from nova import exception, objects
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
 from nova.image import api as image_api
+from nova.notifications import instance as instance_notifications
+from nova.notifications.payloads import instance as payloads
 from nova.objects import base as objects_base
 from nova.scheduler.filters import image_props_filter
 from nova.states import machine, power_state, task_states, vm_states
@@ -42,8 +44,17 @@ class RebuildFlow(base.Flow):
         """
         with self.compute.instance_lock(instance.uuid):
             try:
-                with compute_utils.EventReporter(
-                    context, REBUILD_EVENT, self.host, instance.uuid
+                with (
+                    compute_utils.EventReporter(
+                        context, REBUILD_EVENT, self.host, instance.uuid
+                    ),
+                    instance_notifications.action(
+                        context,
+                        instance,
+                        self.host,
+                        "rebuild",
+                        payload_class=payloads.InstanceActionRebuildPayload,
+                    ),
                 ):
                     self._rebuild(
                         context,

@@ -9,6 +9,7 @@ from oslo_log import log as logging
 import nova.conf
 from nova import exception, objects
 from nova.compute.flows import base
+from nova.notifications.payloads import instance as payloads
 from nova.objects import base as objects_base
 from nova.states import machine, vm_states
 
@@ -33,8 +34,16 @@ class RescueFlow(base.Flow):
         The rescue clock of ``[DEFAULT] rescue_timeout`` starts now (upstream
         keeps it in ``launched_at``).
         """
-        with self.action(context, instance, "rescue_instance", machine.RESCUE):
-            image_ref = rescue_image_ref or instance.image_ref
+        image_ref = rescue_image_ref or instance.image_ref
+        with self.action(
+            context,
+            instance,
+            "rescue_instance",
+            machine.RESCUE,
+            notify="rescue",
+            payload_class=payloads.InstanceActionRescuePayload,
+            rescue_image_ref=image_ref,
+        ):
             self.power_off_for(instance, clean_shutdown)
             self.driver.rescue(
                 context,
@@ -48,7 +57,9 @@ class RescueFlow(base.Flow):
 
     def unrescue_instance(self, context, instance) -> None:
         """Boot the guest from its own disk again: ACTIVE."""
-        with self.action(context, instance, "unrescue_instance", machine.UNRESCUE):
+        with self.action(
+            context, instance, "unrescue_instance", machine.UNRESCUE, notify="unrescue"
+        ):
             self.driver.unrescue(context, instance)
             self.finish(instance, machine.UNRESCUE)
 

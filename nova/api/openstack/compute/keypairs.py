@@ -11,6 +11,7 @@ from nova.api.openstack import links, validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import keypairs as schemas
 from nova.api.openstack.request import Request, json_response
+from nova.notifications import events as notification_events
 from nova.objects import keypair as keypair_obj
 from nova.policies import keypairs as keypair_policies
 
@@ -79,7 +80,10 @@ def _create(req: Request, key_type: str, user_id: str | None):
         public_key=public_key,
         fingerprint=fingerprint,
     )
+    action = "create" if private_key is not None else "import"
+    notification_events.keypair(context, keypair, action, "start")
     keypair.create()
+    notification_events.keypair(context, keypair, action, "end")
     try:
         quota.recheck(context, ["key_pairs"], context.project_id, user_id=owner)
     except exception.OverQuota as exc:
@@ -154,5 +158,8 @@ def show(req: Request, keypair_name: str):
 def delete(req: Request, keypair_name: str):
     context = req.nova_context
     owner = _owner(req, "delete")
+    keypair = objects.KeyPair.get_by_name(context, owner, keypair_name)
+    notification_events.keypair(context, keypair, "delete", "start")
     objects.KeyPair.destroy_by_name(context, owner, keypair_name)
+    notification_events.keypair(context, keypair, "delete", "end")
     return json_response(None, status=204 if req.is_supported("2.2") else 202)

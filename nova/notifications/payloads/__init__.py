@@ -1,0 +1,1 @@
+"""Payloads of versioned notifications, one module per subject."""
