@@ -50,7 +50,7 @@ RESCUED_POLL_INTERVAL = 60
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.9")
+    target = oslo_messaging.Target(version="1.10")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -175,6 +175,14 @@ class ComputeManager(manager.Manager):
                     "poll_shelved_instances",
                     self.images.poll_shelved_instances,
                     CONF.shelved_poll_interval,
+                )
+            )
+        if CONF.resize_confirm_window > 0:
+            tasks.append(
+                manager.PeriodicTask(
+                    "poll_unconfirmed_resizes",
+                    self.moves.poll_unconfirmed_resizes,
+                    min(moves.UNCONFIRMED_POLL_INTERVAL, CONF.resize_confirm_window),
                 )
             )
         if CONF.image_cache.manager_interval > 0:
@@ -373,3 +381,36 @@ class ComputeManager(manager.Manager):
 
     def restore_instance(self, context, instance) -> None:
         self.delete.restore_instance(context, instance)
+
+    # -- 1.10: resize and cold migration -------------------------------------
+
+    def prep_resize(
+        self,
+        context,
+        instance,
+        flavor,
+        migration,
+        request_spec=None,
+        node=None,
+        clean_shutdown: bool = True,
+    ) -> None:
+        self.moves.prep_resize(
+            context, instance, flavor, migration, node, clean_shutdown
+        )
+
+    def resize_instance(
+        self, context, instance, migration, flavor, clean_shutdown: bool = True
+    ) -> None:
+        self.moves.resize_instance(context, instance, migration, flavor, clean_shutdown)
+
+    def finish_resize(self, context, instance, migration, disk_info) -> None:
+        self.moves.finish_resize(context, instance, migration, disk_info)
+
+    def confirm_resize(self, context, instance, migration) -> None:
+        self.moves.confirm_resize(context, instance, migration)
+
+    def revert_resize(self, context, instance, migration) -> None:
+        self.moves.revert_resize(context, instance, migration)
+
+    def finish_revert_resize(self, context, instance, migration) -> None:
+        self.moves.finish_revert_resize(context, instance, migration)

@@ -22,6 +22,8 @@ Version history:
         (build_parameters) instead of image, filter_properties,
         admin_password, injected_files, requested_networks, security_groups
         and block_device_mapping
+  1.10 - prep_resize, resize_instance, finish_resize, confirm_resize,
+         revert_resize, finish_revert_resize
 
 Every version is also a service version (objects.service.SERVICE_VERSION_HISTORY).
 """
@@ -52,7 +54,7 @@ def _compute_host(host: str | None, instance) -> str:
 
 class ComputeAPI(rpc.RPCAPI):
     TOPIC = "compute"
-    VERSION = "1.9"
+    VERSION = "1.10"
     UPGRADE_LEVEL = "compute"
     # ``[upgrade_levels] compute = auto``: what the oldest nova-compute speaks.
     AUTO_CAP = ("nova-compute", "compute_rpc")
@@ -359,4 +361,95 @@ class ComputeAPI(rpc.RPCAPI):
         """Power a soft-deleted instance's guest back on; ACTIVE again."""
         self.prepare(context, server=_compute_host(None, instance), version="1.8").cast(
             context, "restore_instance", instance=instance
+        )
+
+    # -- 1.10: resize and cold migration ------------------------------------
+
+    def _move(self, context, host: str, method: str, **kwargs) -> None:
+        # Below the cap nothing is sent (RPCPinnedToOldVersion): a compute
+        # older than 1.10 cannot take part in a move at all.
+        self.prepare(context, server=host, version="1.10").cast(
+            context, method, **kwargs
+        )
+
+    def prep_resize(
+        self,
+        context,
+        instance,
+        flavor,
+        migration,
+        request_spec,
+        host: str,
+        node: str | None,
+        clean_shutdown: bool = True,
+    ) -> None:
+        """On the destination ``host``: take the move (its resources are
+        claimed on ``node``), then have the source send the guest."""
+        self._move(
+            context,
+            host,
+            "prep_resize",
+            instance=instance,
+            flavor=flavor,
+            migration=migration,
+            request_spec=request_spec,
+            node=node,
+            clean_shutdown=clean_shutdown,
+        )
+
+    def resize_instance(
+        self, context, instance, migration, flavor, clean_shutdown: bool = True
+    ) -> None:
+        """On the source: stop the guest and send its disks to the
+        destination."""
+        self._move(
+            context,
+            migration.source_compute,
+            "resize_instance",
+            instance=instance,
+            migration=migration,
+            flavor=flavor,
+            clean_shutdown=clean_shutdown,
+        )
+
+    def finish_resize(self, context, instance, migration, disk_info: str) -> None:
+        """On the destination: make the guest from the disks sent."""
+        self._move(
+            context,
+            migration.dest_compute,
+            "finish_resize",
+            instance=instance,
+            migration=migration,
+            disk_info=disk_info,
+        )
+
+    def confirm_resize(self, context, instance, migration) -> None:
+        """On the source: delete what is left of the guest there."""
+        self._move(
+            context,
+            migration.source_compute,
+            "confirm_resize",
+            instance=instance,
+            migration=migration,
+        )
+
+    def revert_resize(self, context, instance, migration) -> None:
+        """On the destination: destroy the new guest, then have the
+        source bring the old one back."""
+        self._move(
+            context,
+            migration.dest_compute,
+            "revert_resize",
+            instance=instance,
+            migration=migration,
+        )
+
+    def finish_revert_resize(self, context, instance, migration) -> None:
+        """On the source: the guest back, with its old flavor."""
+        self._move(
+            context,
+            migration.source_compute,
+            "finish_revert_resize",
+            instance=instance,
+            migration=migration,
         )

@@ -51,6 +51,9 @@ class FakeDriver(driver.ComputeDriver):
         self._started_at = time.time()
         self._image_api = image
         self._event_listener = None
+        # Guests that left this host for a resize or cold migration, kept
+        # (powered off) until it is confirmed or reverted.
+        self._resize_sources: dict[str, FakeGuest] = {}
 
     def init_host(self, host: str) -> None:
         configdrive.check_format()
@@ -332,6 +335,70 @@ class FakeDriver(driver.ComputeDriver):
 
     def host_power_action(self, action: str) -> str:
         return action
+
+    # -- resize and cold migration ------------------------------------------
+
+    def migrate_disk_and_power_off(
+        self,
+        context,
+        instance,
+        dest: str,
+        flavor,
+        network_info,
+        block_device_info=None,
+        timeout: int = 0,
+        retry_interval: int = 0,
+    ) -> str:
+        guest = self._guest(instance)
+        # As libvirt: a local root disk never shrinks.
+        if flavor.root_gb < instance.flavor.root_gb:
+            raise exception.InstanceFaultRollback(
+                exception.ResizeError(reason="Unable to resize disk down.")
+            )
+        with self._lock:
+            guest.state = power_state.SHUTDOWN
+            self._resize_sources[instance.uuid] = self._guests.pop(instance.uuid)
+        return json.dumps([{"path": f"fake/{instance.uuid}/disk", "type": "qcow2"}])
+
+    def finish_migration(
+        self,
+        context,
+        migration,
+        instance,
+        disk_info: str,
+        network_info,
+        image_meta,
+        resize_instance: bool,
+        allocations,
+        block_device_info=None,
+        power_on: bool = True,
+    ) -> None:
+        state = power_state.RUNNING if power_on else power_state.SHUTDOWN
+        with self._lock:
+            self._guests[instance.uuid] = _guest_of(instance, state)
+        self._report_plugged(instance, network_info)
+
+    def confirm_migration(self, context, migration, instance, network_info) -> None:
+        with self._lock:
+            self._resize_sources.pop(instance.uuid, None)
+
+    def finish_revert_migration(
+        self,
+        context,
+        instance,
+        network_info,
+        migration,
+        block_device_info=None,
+        power_on: bool = True,
+    ) -> None:
+        with self._lock:
+            guest = self._resize_sources.pop(instance.uuid, None)
+        if guest is None:
+            # This fake host was restarted meanwhile: define it again.
+            guest = _guest_of(instance, power_state.SHUTDOWN)
+        guest.state = power_state.RUNNING if power_on else power_state.SHUTDOWN
+        with self._lock:
+            self._guests[instance.uuid] = guest
 
 
 def config_drive_dir(instance) -> str:

@@ -15,10 +15,12 @@ from nova.api.openstack.compute import (
     create_image,
     deferred_delete,
     lock_server,
+    migrate_server,
     pause_server,
     rebuild_server,
     remote_consoles,
     rescue,
+    resize_server,
     servers,
     shelve,
     suspend_server,
@@ -54,6 +56,10 @@ ACTIONS = {
     "shelveOffload": shelve.shelve_offload,
     "unshelve": shelve.unshelve,
     "rebuild": rebuild_server.rebuild,
+    "resize": resize_server.resize,
+    "confirmResize": resize_server.confirm_resize,
+    "revertResize": resize_server.revert_resize,
+    "migrate": migrate_server.migrate,
 }
 
 
