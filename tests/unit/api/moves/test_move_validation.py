@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from nova import exception, objects
-from nova.objects import flavor as flavor_obj  # noqa: F401  (registers Flavor)
-from nova.objects import instance as instance_obj  # noqa: F401
 from nova.api.openstack import validation
 from nova.api.openstack.compute import server_migrations
 from nova.api.openstack.compute.schemas import migrate_server, resize_server
 from nova.compute.api import moves
+from nova.objects import flavor as flavor_obj  # noqa: F401  (registers Flavor)
+from nova.objects import instance as instance_obj  # noqa: F401
 
 
 def _refused(schema, body) -> str:
