@@ -74,6 +74,7 @@ class ComputeManager(manager.Manager):
             build=self.build,
             delete=self.delete,
             images=self.images,
+            moves=self.moves,
             power=self.power,
             power_sync=self.power_sync,
         )

@@ -360,6 +360,9 @@ REVERT_RESIZE = Transition(
     keeps_stopped=True,
 )
 
+#: The rows whose interruption the moves flow settles.
+MOVES = (RESIZE, MIGRATE, REVERT_RESIZE)
+
 #: Every row, by a name for it.
 TRANSITIONS: dict[str, Transition] = {
     name: value for name, value in globals().items() if isinstance(value, Transition)
@@ -396,8 +399,6 @@ ON_RESTART: dict[str, OnRestart] = {
             task_states.SHELVING_IMAGE_PENDING_UPLOAD,
             task_states.SHELVING_IMAGE_UPLOADING,
             task_states.SHELVING_OFFLOADING,
-            # Nothing has moved yet: the guest runs on its source.
-            task_states.RESIZE_PREP,
             # The old guest is still there until the rebuild destroys it.
             task_states.REBUILDING,
         ),
@@ -409,7 +410,9 @@ ON_RESTART: dict[str, OnRestart] = {
     task_states.REBUILD_BLOCK_DEVICE_MAPPING: OnRestart.ERROR,
     task_states.REBUILD_SPAWNING: OnRestart.ERROR,
     task_states.UNSHELVING: OnRestart.ERROR,
-    # The guest is half way between two hosts: an operator decides.
+    # A move ends: rolled back while the guest is still on its source,
+    # else ERROR where it is (nova.compute.flows.moves decides).
+    task_states.RESIZE_PREP: OnRestart.ERROR,
     task_states.RESIZE_MIGRATING: OnRestart.ERROR,
     task_states.RESIZE_MIGRATED: OnRestart.ERROR,
     task_states.RESIZE_FINISH: OnRestart.ERROR,

@@ -373,6 +373,8 @@ class FakeDriver(driver.ComputeDriver):
         block_device_info=None,
         power_on: bool = True,
     ) -> None:
+        # Making the guest on the destination takes as long as a spawn.
+        time.sleep(CONF.fake_driver.spawn_seconds)
         state = power_state.RUNNING if power_on else power_state.SHUTDOWN
         with self._lock:
             self._guests[instance.uuid] = _guest_of(instance, state)

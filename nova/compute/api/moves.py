@@ -101,19 +101,13 @@ class MovesAPI(base.FlowAPI):
 
         :raises InstanceNotResized: (400) no resize waits to be confirmed.
         """
-        transition = machine.CONFIRM_RESIZE
-        cctxt, cell_instance = self.on_host(
+        cctxt, cell_instance, migration = self._start_on_resized(
             context,
             instance,
-            transition.action,
+            machine.CONFIRM_RESIZE,
             server_policies.SERVERS % "confirm_resize",
+            "confirming",
         )
-        base.check_lock(cell_instance)
-        machine.check(cell_instance, transition)
-        migration = self._finished_migration(cctxt, cell_instance)
-        migration.status = "confirming"
-        migration.save()
-        self.record_action(cctxt, cell_instance, transition)
         self._compute_rpcapi().confirm_resize(cctxt, cell_instance, migration)
 
     def revert_resize(self, context, instance) -> None:
@@ -121,30 +115,41 @@ class MovesAPI(base.FlowAPI):
 
         :raises InstanceNotResized: (400) no resize waits to be reverted.
         """
-        transition = machine.REVERT_RESIZE
-        cctxt, cell_instance = self.on_host(
+        cctxt, cell_instance, migration = self._start_on_resized(
             context,
             instance,
-            transition.action,
+            machine.REVERT_RESIZE,
             server_policies.SERVERS % "revert_resize",
+            "reverting",
         )
-        base.check_lock(cell_instance)
-        machine.check(cell_instance, transition)
-        migration = self._finished_migration(cctxt, cell_instance)
-        self.claim_task(cell_instance, transition)
-        migration.status = "reverting"
-        migration.save()
-        self.record_action(cctxt, cell_instance, transition)
         self._compute_rpcapi().revert_resize(cctxt, cell_instance, migration)
 
-    @staticmethod
-    def _finished_migration(cctxt, instance):
+    def _start_on_resized(
+        self,
+        context,
+        instance,
+        transition: machine.Transition,
+        rule: str,
+        status: str,
+    ):
+        """Authorize ``rule`` and start confirming or reverting: the
+        finished migration takes ``status``; the cell's context, instance
+        and the migration."""
+        cctxt, cell_instance = self.on_host(context, instance, transition.action, rule)
+        base.check_lock(cell_instance)
+        machine.check(cell_instance, transition)
         try:
-            return objects.Migration.get_by_instance_and_status(
-                cctxt, instance.uuid, "finished"
+            migration = objects.Migration.get_by_instance_and_status(
+                cctxt, cell_instance.uuid, "finished"
             )
         except exception.MigrationNotFoundByStatus as exc:
             raise exception.InstanceNotResized() from exc
+        if transition.task_state is not None:
+            self.claim_task(cell_instance, transition)
+        migration.status = status
+        migration.save()
+        self.record_action(cctxt, cell_instance, transition)
+        return cctxt, cell_instance, migration
 
     # -- cold migration -------------------------------------------------------
 

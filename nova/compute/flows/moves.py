@@ -134,6 +134,18 @@ class MovesFlow(base.Flow):
         except (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError):
             LOG.info("Instance %s was deleted during its move", instance.uuid)
 
+    def fail_interrupted(self, context, instance, exc: Exception) -> None:
+        """End a move a previous run of this service left half done, as
+        if its step had failed with ``exc``."""
+        in_progress = objects.MigrationList.get_in_progress_by_instance(
+            context, instance.uuid
+        )
+        if not in_progress:
+            self.end_task_with_fault(context, instance, exc, vm_states.ERROR)
+            return
+        LOG.warning("Ending the move of %s that a restart interrupted", instance.uuid)
+        self._fail(context, instance, in_progress[0], exc)
+
     @staticmethod
     def _give_back_to_instance(context, instance, migration) -> None:
         """The migration's (source) allocation goes back to the instance,

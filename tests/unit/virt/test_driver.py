@@ -54,39 +54,6 @@ UNIMPLEMENTED = {
     "extend_volume": dict(
         context=None, connection_info={}, instance=None, requested_size=2**30
     ),
-    "migrate_disk_and_power_off": dict(
-        context=None,
-        instance=None,
-        dest="192.0.2.2",
-        flavor=None,
-        network_info=[],
-        block_device_info=None,
-        timeout=0,
-        retry_interval=0,
-    ),
-    "finish_migration": dict(
-        context=None,
-        migration=None,
-        instance=None,
-        disk_info="[]",
-        network_info=[],
-        image_meta=None,
-        resize_instance=True,
-        allocations={},
-        block_device_info=None,
-        power_on=True,
-    ),
-    "confirm_migration": dict(
-        context=None, migration=None, instance=None, network_info=[]
-    ),
-    "finish_revert_migration": dict(
-        context=None,
-        instance=None,
-        network_info=[],
-        migration=None,
-        block_device_info=None,
-        power_on=True,
-    ),
     "check_can_live_migrate_destination": dict(
         context=None,
         instance=None,
