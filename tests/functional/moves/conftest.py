@@ -38,12 +38,20 @@ def compute_options(request) -> dict:
 
 
 @pytest.fixture
+def fake_driver_options(request) -> dict:
+    """More [fake_driver] options of the computes (e.g. spawn_seconds), by
+    indirect parametrization."""
+    return getattr(request, "param", {})
+
+
+@pytest.fixture
 def deployment(
     make_db_url,
     make_vhost,  # noqa: F811
     placement_endpoint,
     tmp_path,
     compute_options,
+    fake_driver_options,
 ):
     with configured_deployment(
         make_db_url,
@@ -59,6 +67,7 @@ def deployment(
             vcpus=16,
             memory_mb=8192,
             local_gb=100,
+            **fake_driver_options,
         )
         yield deployment
 
