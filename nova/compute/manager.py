@@ -50,7 +50,7 @@ RESCUED_POLL_INTERVAL = 60
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.10")
+    target = oslo_messaging.Target(version="1.11")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -415,3 +415,42 @@ class ComputeManager(manager.Manager):
 
     def finish_revert_resize(self, context, instance, migration) -> None:
         self.moves.finish_revert_resize(context, instance, migration)
+
+    # -- 1.11: live migration --------------------------------------------------
+
+    @oslo_messaging.expected_exceptions(exception.NovaException)
+    def check_can_live_migrate_destination(
+        self, context, instance, block_migration, disk_over_commit
+    ) -> dict:
+        return self.moves.check_can_live_migrate_destination(
+            context, instance, block_migration, disk_over_commit
+        )
+
+    def live_migration(
+        self, context, instance, dest, block_migration, migration, migrate_data
+    ) -> None:
+        self.moves.live_migration(
+            context, instance, dest, block_migration, migration, migrate_data
+        )
+
+    @oslo_messaging.expected_exceptions(exception.NovaException)
+    def pre_live_migration(
+        self, context, instance, block_migration, migrate_data
+    ) -> dict:
+        return self.moves.pre_live_migration(
+            context, instance, block_migration, migrate_data
+        )
+
+    def post_live_migration_at_destination(
+        self, context, instance, block_migration, migration
+    ) -> None:
+        self.moves.post_live_migration_at_destination(
+            context, instance, block_migration, migration
+        )
+
+    def rollback_live_migration_at_destination(
+        self, context, instance, migrate_data
+    ) -> None:
+        self.moves.rollback_live_migration_at_destination(
+            context, instance, migrate_data
+        )

@@ -24,6 +24,9 @@ Version history:
         and block_device_mapping
   1.10 - prep_resize, resize_instance, finish_resize, confirm_resize,
          revert_resize, finish_revert_resize
+  1.11 - check_can_live_migrate_destination, live_migration,
+         pre_live_migration, post_live_migration_at_destination,
+         rollback_live_migration_at_destination
 
 Every version is also a service version (objects.service.SERVICE_VERSION_HISTORY).
 """
@@ -32,8 +35,11 @@ from __future__ import annotations
 
 import oslo_messaging
 
+import nova.conf
 from nova import exception, rpc
 from nova.objects import build_parameters as build_parameters_obj
+
+CONF = nova.conf.CONF
 
 # A console log is read from a local file: a host that does not answer
 # within this is not going to.
@@ -54,7 +60,7 @@ def _compute_host(host: str | None, instance) -> str:
 
 class ComputeAPI(rpc.RPCAPI):
     TOPIC = "compute"
-    VERSION = "1.10"
+    VERSION = "1.11"
     UPGRADE_LEVEL = "compute"
     # ``[upgrade_levels] compute = auto``: what the oldest nova-compute speaks.
     AUTO_CAP = ("nova-compute", "compute_rpc")
@@ -452,4 +458,74 @@ class ComputeAPI(rpc.RPCAPI):
             "finish_revert_resize",
             instance=instance,
             migration=migration,
+        )
+
+    # -- 1.11: live migration -----------------------------------------------
+
+    def check_can_live_migrate_destination(
+        self, context, instance, destination: str, block_migration: bool,
+        disk_over_commit: bool,
+    ) -> dict:  # fmt: skip
+        """Ask ``destination`` whether it can take the running guest; its
+        driver's record of the migration (``migrate_data``)."""
+        return self.prepare(
+            context, server=destination, version="1.11", timeout=CONF.long_rpc_timeout
+        ).call(
+            context,
+            "check_can_live_migrate_destination",
+            instance=instance,
+            block_migration=block_migration,
+            disk_over_commit=disk_over_commit,
+        )
+
+    def live_migration(
+        self, context, instance, dest: str, block_migration: bool, migration,
+        migrate_data: dict,
+    ) -> None:  # fmt: skip
+        """On the source: move the running guest to ``dest``."""
+        self.prepare(context, server=migration.source_compute, version="1.11").cast(
+            context,
+            "live_migration",
+            instance=instance,
+            dest=dest,
+            block_migration=block_migration,
+            migration=migration,
+            migrate_data=migrate_data,
+        )
+
+    def pre_live_migration(
+        self, context, instance, block_migration: bool, host: str, migrate_data
+    ) -> dict:
+        """On the destination ``host``: prepare for the guest (a call)."""
+        return self.prepare(
+            context, server=host, version="1.11", timeout=CONF.long_rpc_timeout
+        ).call(
+            context,
+            "pre_live_migration",
+            instance=instance,
+            block_migration=block_migration,
+            migrate_data=migrate_data,
+        )
+
+    def post_live_migration_at_destination(
+        self, context, instance, block_migration: bool, host: str, migration
+    ) -> None:
+        """On the destination ``host``: the guest has arrived."""
+        self.prepare(context, server=host, version="1.11").cast(
+            context,
+            "post_live_migration_at_destination",
+            instance=instance,
+            block_migration=block_migration,
+            migration=migration,
+        )
+
+    def rollback_live_migration_at_destination(
+        self, context, instance, host: str, migrate_data
+    ) -> None:
+        """On the destination ``host``: undo its preparation."""
+        self.prepare(context, server=host, version="1.11").cast(
+            context,
+            "rollback_live_migration_at_destination",
+            instance=instance,
+            migrate_data=migrate_data,
         )

@@ -20,6 +20,7 @@ import nova.conf
 from nova import exception, manager, objects
 from nova.compute import rpcapi as compute_rpcapi
 from nova.conductor.tasks import (
+    live_migrate,
     migrate,
     orphaned_builds,
     reschedule,
@@ -127,7 +128,7 @@ class ComputeTaskManager:
     arguments (``legacy_kwargs``); BuildParameters.received converts them.
     """
 
-    target = oslo_messaging.Target(namespace="compute_task", version="1.4")
+    target = oslo_messaging.Target(namespace="compute_task", version="1.5")
 
     def __init__(self, host: str) -> None:
         self.host = host
@@ -248,6 +249,29 @@ class ComputeTaskManager:
             self.compute_rpcapi,
             self.host,
         ).execute()
+
+    def live_migrate_instance(
+        self,
+        context,
+        instance,
+        request_spec,
+        block_migration=False,
+        disk_over_commit=False,
+    ) -> None:
+        """Choose the destination, have it checked and the source move the
+        running guest there. When that fails the server runs where it was,
+        with a fault saying why."""
+        task = live_migrate.LiveMigrationTask(
+            context,
+            instance,
+            request_spec,
+            block_migration,
+            disk_over_commit,
+            self.scheduler_client,
+            self.compute_rpcapi,
+            self.host,
+        )
+        _run(task, f"Could not live-migrate {instance.uuid}")
 
 
 def _run(task, failure: str) -> None:

@@ -35,6 +35,7 @@ CONF = nova.conf.CONF
 #         admin_password, injected_files, requested_networks, security_groups,
 #         block_device_mapping, filter_properties and tags
 #   1.4 - migrate_server (resize and cold migration; a call)
+#   1.5 - live_migrate_instance
 
 
 class ConductorAPI(rpc.RPCAPI):
@@ -87,7 +88,7 @@ class ComputeTaskAPI(rpc.RPCAPI):
 
     TOPIC = "conductor"
     NAMESPACE = "compute_task"
-    VERSION = "1.4"
+    VERSION = "1.5"
     UPGRADE_LEVEL = "conductor"
 
     def schedule_and_build_instances(
@@ -150,4 +151,23 @@ class ComputeTaskAPI(rpc.RPCAPI):
             flavor=flavor,
             request_spec=request_spec,
             clean_shutdown=clean_shutdown,
+        )
+
+    def live_migrate_instance(
+        self,
+        context,
+        instance,
+        request_spec,
+        block_migration: bool,
+        disk_over_commit: bool,
+    ) -> None:
+        """To the superconductor: live-migrate the instance where
+        ``request_spec`` allows (a cast)."""
+        self.prepare(context, version="1.5").cast(
+            context,
+            "live_migrate_instance",
+            instance=instance,
+            request_spec=request_spec,
+            block_migration=block_migration,
+            disk_over_commit=disk_over_commit,
         )

@@ -28,7 +28,7 @@ CONF = nova.conf.CONF
 # can tell what it understands: ``[upgrade_levels] compute = auto`` caps the
 # compute RPC API at what the oldest nova-compute speaks. Every change to an
 # RPC API bumps it and appends what the new version speaks to the history.
-SERVICE_VERSION = 11
+SERVICE_VERSION = 12
 
 # What each service version speaks, indexed by service version. Version 0
 # is a row that recorded none; it is assumed to speak the oldest API.
@@ -57,6 +57,8 @@ SERVICE_VERSION_HISTORY: tuple[dict[str, str], ...] = (
     {"compute_rpc": "1.9"},
     # 11: resize and cold migration (prep_resize ... finish_revert_resize)
     {"compute_rpc": "1.10"},
+    # 12: live migration (check_can_live_migrate_destination ...)
+    {"compute_rpc": "1.11"},
 )
 
 _COLUMNS = (

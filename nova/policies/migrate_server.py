@@ -1,4 +1,4 @@
-"""Rules of the migrate (cold migration) server action."""
+"""Rules of the migrate (cold) and os-migrateLive server actions."""
 
 from oslo_policy import policy
 
@@ -7,6 +7,7 @@ from nova.policies import base
 POLICY_ROOT = "os_compute_api:os-migrate-server:%s"
 MIGRATE = POLICY_ROOT % "migrate"
 MIGRATE_HOST = POLICY_ROOT % "migrate:host"
+MIGRATE_LIVE = POLICY_ROOT % "migrate_live"
 
 rules = [
     policy.DocumentedRuleDefault(
@@ -24,6 +25,15 @@ rules = [
         description="Cold migrate a server to a specified host",
         operations=[
             {"method": "POST", "path": "/servers/{server_id}/action (migrate)"}
+        ],
+        scope_types=base.PROJECT_SCOPE,
+    ),
+    policy.DocumentedRuleDefault(
+        name=MIGRATE_LIVE,
+        check_str=base.ADMIN,
+        description="Live migrate a server to a new host without a reboot",
+        operations=[
+            {"method": "POST", "path": "/servers/{server_id}/action (os-migrateLive)"}
         ],
         scope_types=base.PROJECT_SCOPE,
     ),

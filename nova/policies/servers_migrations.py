@@ -12,8 +12,7 @@ rules = [
     policy.DocumentedRuleDefault(
         name=SHOW,
         check_str=base.ADMIN,
-        description="Show details for an in-progress live migration for a "
-        "given server",
+        description="Show details for an in-progress live migration for a given server",
         operations=[
             {
                 "method": "GET",

@@ -360,8 +360,16 @@ REVERT_RESIZE = Transition(
     keeps_stopped=True,
 )
 
+# A live migration keeps the guest's state; a failure leaves it running
+# on its source.
+LIVE_MIGRATE = Transition(
+    action="live-migration",
+    vm_states=_states(vm_states.ACTIVE, vm_states.PAUSED),
+    task_state=task_states.MIGRATING,
+)
+
 #: The rows whose interruption the moves flow settles.
-MOVES = (RESIZE, MIGRATE, REVERT_RESIZE)
+MOVES = (RESIZE, MIGRATE, REVERT_RESIZE, LIVE_MIGRATE)
 
 #: Every row, by a name for it.
 TRANSITIONS: dict[str, Transition] = {
@@ -417,6 +425,7 @@ ON_RESTART: dict[str, OnRestart] = {
     task_states.RESIZE_MIGRATED: OnRestart.ERROR,
     task_states.RESIZE_FINISH: OnRestart.ERROR,
     task_states.RESIZE_REVERTING: OnRestart.ERROR,
+    task_states.MIGRATING: OnRestart.ERROR,
     task_states.DELETING: OnRestart.FINISH,
 }
 

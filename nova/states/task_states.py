@@ -51,3 +51,6 @@ RESIZE_MIGRATING = "resize_migrating"
 RESIZE_MIGRATED = "resize_migrated"
 RESIZE_FINISH = "resize_finish"
 RESIZE_REVERTING = "resize_reverting"
+
+# Live migration
+MIGRATING = "migrating"

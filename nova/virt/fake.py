@@ -19,7 +19,7 @@ from oslo_log import log as logging
 import nova.conf
 from nova import exception
 from nova.image import api as image_api
-from nova.states import power_state, task_states
+from nova.states import power_state, task_states, vm_states
 from nova.virt import configdrive, driver
 
 CONF = nova.conf.CONF
@@ -401,6 +401,85 @@ class FakeDriver(driver.ComputeDriver):
         guest.state = power_state.RUNNING if power_on else power_state.SHUTDOWN
         with self._lock:
             self._guests[instance.uuid] = guest
+
+    # -- live migration -----------------------------------------------------
+
+    def check_can_live_migrate_destination(
+        self,
+        context,
+        instance,
+        src_compute_info,
+        dst_compute_info,
+        block_migration: bool = False,
+        disk_over_commit: bool = False,
+    ) -> dict:
+        return {"block_migration": bool(block_migration), "dest": self._host}
+
+    def cleanup_live_migration_destination_check(
+        self, context, dest_check_data
+    ) -> None:
+        pass
+
+    def check_can_live_migrate_source(
+        self, context, instance, dest_check_data, block_device_info=None
+    ) -> dict:
+        self._guest(instance)
+        return dest_check_data
+
+    def pre_live_migration(
+        self, context, instance, block_device_info, network_info, disk_info,
+        migrate_data,
+    ) -> dict:  # fmt: skip
+        return migrate_data
+
+    def live_migration(
+        self,
+        context,
+        instance,
+        dest: str,
+        post_method,
+        recover_method,
+        block_migration: bool = False,
+        migrate_data=None,
+    ) -> None:
+        # The guest moves at once; a guest that is not here cannot.
+        try:
+            self._guest(instance)
+        except exception.InstanceNotFound:
+            recover_method(context, instance, dest, migrate_data)
+            return
+        post_method(context, instance, dest, block_migration, migrate_data)
+
+    def post_live_migration_at_source(self, context, instance, network_info) -> None:
+        with self._lock:
+            self._guests.pop(instance.uuid, None)
+
+    def post_live_migration_at_destination(
+        self,
+        context,
+        instance,
+        network_info,
+        block_migration: bool = False,
+        block_device_info=None,
+    ) -> None:
+        state = (
+            power_state.PAUSED
+            if instance.vm_state == vm_states.PAUSED
+            else power_state.RUNNING
+        )
+        with self._lock:
+            self._guests[instance.uuid] = _guest_of(instance, state)
+
+    def rollback_live_migration_at_destination(
+        self,
+        context,
+        instance,
+        network_info,
+        block_device_info,
+        destroy_disks: bool = True,
+        migrate_data=None,
+    ) -> None:
+        pass
 
 
 def config_drive_dir(instance) -> str:

@@ -183,6 +183,39 @@ class MovesAPI(base.FlowAPI):
             destination=destination,
         )
 
+    # -- live migration -------------------------------------------------------
+
+    def live_migrate(
+        self,
+        context,
+        instance,
+        host: str | None,
+        block_migration: bool,
+        disk_over_commit: bool = False,
+    ) -> None:
+        """Move the running server to another host (``host``, when given)
+        without stopping it; returns once the superconductor has it.
+
+        :raises CannotMigrateToSameHost: (400) ``host`` is its own.
+        :raises Invalid: (400) no compute host ``host``.
+        """
+        transition = machine.LIVE_MIGRATE
+        cctxt, cell_instance = self.on_host(
+            context, instance, transition.action, migrate_policies.MIGRATE_LIVE
+        )
+        base.check_lock(cell_instance)
+        machine.check(cell_instance, transition)
+        if host and host == cell_instance.host:
+            raise exception.CannotMigrateToSameHost()
+        request_spec = self._request_spec(
+            context, cell_instance, False, checks.destination(context, host)
+        )
+        self.claim_task(cell_instance, transition)
+        self.record_action(cctxt, cell_instance, transition)
+        self._compute_task_api().live_migrate_instance(
+            context, cell_instance, request_spec, block_migration, disk_over_commit
+        )
+
     # -- a server's migrations ------------------------------------------------
 
     def live_migrations_in_progress(self, context, instance) -> list:
@@ -230,9 +263,7 @@ class MovesAPI(base.FlowAPI):
     ) -> None:
         """Claim the task, record the action and have the superconductor
         find the destination and start the move."""
-        request_spec = objects.RequestSpec.get_by_instance_uuid(context, instance.uuid)
-        request_spec.ignore_hosts = [] if same_host else [instance.host]
-        request_spec.requested_destination = destination
+        request_spec = self._request_spec(context, instance, same_host, destination)
         self.claim_task(instance, transition)
         self.record_action(cctxt, instance, transition)
         try:
@@ -242,3 +273,12 @@ class MovesAPI(base.FlowAPI):
             )
         except exception.NoValidHost as exc:
             raise exception.NoValidHostForMove(exc.format_message()) from exc
+
+    @staticmethod
+    def _request_spec(context, instance, same_host: bool, destination):
+        """The instance's request spec, for a move: away from its host
+        unless ``same_host``, to ``destination`` if given."""
+        request_spec = objects.RequestSpec.get_by_instance_uuid(context, instance.uuid)
+        request_spec.ignore_hosts = [] if same_host else [instance.host]
+        request_spec.requested_destination = destination
+        return request_spec

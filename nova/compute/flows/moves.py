@@ -23,6 +23,7 @@ one allocation per consumer that still needs one.
 from __future__ import annotations
 
 import contextlib
+import functools
 
 from oslo_log import log as logging
 
@@ -43,7 +44,11 @@ OLD_VM_STATE = "old_vm_state"
 # Upstream's default periodic spacing, at most.
 UNCONFIRMED_POLL_INTERVAL = 60
 # Task states in which the instance is still its source host's.
-_SOURCE_TASK_STATES = (task_states.RESIZE_PREP, task_states.RESIZE_MIGRATING)
+_SOURCE_TASK_STATES = (
+    task_states.RESIZE_PREP,
+    task_states.RESIZE_MIGRATING,
+    task_states.MIGRATING,
+)
 
 
 def set_flavor(instance, flavor) -> None:
@@ -127,7 +132,8 @@ class MovesFlow(base.Flow):
             if rolled_back or instance.task_state == task_states.RESIZE_PREP:
                 instance.vm_state = old_vm_state(instance)
                 _forget_move(instance)
-            else:
+            elif instance.task_state != task_states.MIGRATING:
+                # (A live migration's guest is as it was, on its source.)
                 instance.vm_state = vm_states.ERROR
             instance.task_state = None
             instance.save()
@@ -357,3 +363,97 @@ class MovesFlow(base.Flow):
             _forget_move(instance)
             instance.save(expected_task_state=task_states.RESIZE_REVERTING)
             LOG.info("Resize of %s reverted", instance.uuid)
+
+    # -- live migration -------------------------------------------------------
+
+    def check_can_live_migrate_destination(
+        self, context, instance, block_migration: bool, disk_over_commit: bool
+    ) -> dict:
+        """On the destination: whether it can take the guest; the driver's
+        record of the migration (``migrate_data``)."""
+        data = self.driver.check_can_live_migrate_destination(
+            context, instance, None, None, block_migration, disk_over_commit
+        )
+        self.driver.cleanup_live_migration_destination_check(context, data)
+        return data
+
+    def live_migration(
+        self, context, instance, dest: str, block_migration: bool, migration,
+        migrate_data: dict,
+    ) -> None:  # fmt: skip
+        """On the source: have the destination prepare, then move the
+        running guest; the driver calls back when it has moved (or not)."""
+        with self._step(context, instance, migration, "live_migration"):
+            _save_status(migration, "preparing")
+            migrate_data = self.compute_rpcapi.pre_live_migration(
+                context, instance, block_migration, dest, migrate_data
+            )
+            _save_status(migration, "running")
+            self.driver.live_migration(
+                context,
+                instance,
+                dest,
+                functools.partial(self._post_live_migration, migration=migration),
+                functools.partial(self._rollback_live_migration, migration=migration),
+                block_migration,
+                migrate_data,
+            )
+
+    def pre_live_migration(self, context, instance, block_migration, migrate_data):
+        """On the destination, before the guest comes."""
+        return self.driver.pre_live_migration(
+            context, instance, None, [], None, migrate_data
+        )
+
+    def _post_live_migration(
+        self, context, instance, dest, block_migration, migrate_data, migration
+    ) -> None:
+        """On the source, the guest gone: nothing of it left here, the
+        migration's hold on this host dropped; the destination finishes."""
+        self.driver.post_live_migration(context, instance, None, migrate_data)
+        self.driver.post_live_migration_at_source(context, instance, [])
+        self._drop_migration_allocation(context, migration)
+        _save_status(migration, "post-migrating")
+        self.compute_rpcapi.post_live_migration_at_destination(
+            context, instance, block_migration, dest, migration
+        )
+
+    def _rollback_live_migration(
+        self, context, instance, dest, migrate_data, migration
+    ) -> None:
+        """The guest did not move: the destination undoes its preparation,
+        the move ends (the guest running here as it was)."""
+        self.compute_rpcapi.rollback_live_migration_at_destination(
+            context, instance, dest, migrate_data
+        )
+        self._fail(
+            context,
+            instance,
+            migration,
+            exception.NovaException("The live migration did not complete"),
+        )
+
+    def post_live_migration_at_destination(
+        self, context, instance, block_migration: bool, migration
+    ) -> None:
+        """On the destination: the guest is here now, as it was there."""
+        with self._step(context, instance, migration, "post_live_migration"):
+            self.driver.post_live_migration_at_destination(
+                context, instance, [], block_migration
+            )
+            instance.host = self.host
+            instance.node = migration.dest_node
+            instance.compute_id = self._compute_id(migration.dest_node)
+            instance.power_state = self.current_power_state(instance)
+            instance.task_state = None
+            instance.save(expected_task_state=task_states.MIGRATING)
+            _save_status(migration, "completed")
+            LOG.info("Instance %s live-migrated to %s", instance.uuid, self.host)
+
+    def rollback_live_migration_at_destination(
+        self, context, instance, migrate_data
+    ) -> None:
+        """On the destination: undo what pre_live_migration prepared."""
+        self.driver.rollback_live_migration_at_destination(
+            context, instance, [], None, migrate_data=migrate_data
+        )

@@ -66,24 +66,30 @@ class MigrationTask(base.TaskBase):
                 cctxt, uuid, expected_attrs=["flavor", "system_metadata"]
             )
         self.cell_context = cctxt
-        with compute_utils.EventReporter(cctxt, MIGRATE_EVENT, self.host, uuid):
+        self.flavor = self.flavor or self.instance.flavor
+        with compute_utils.EventReporter(cctxt, self.event, self.host, uuid):
             self.migration = self._create_migration()
             self.moved = placement.client().move_allocations(
                 uuid, self.migration.uuid, context=self.context
             )
             selection = self._schedule()
-        self.migration.dest_compute = selection.service_host
-        self.migration.dest_node = selection.nodename
-        self.migration.save()
-        LOG.info(
-            "Moving %s from %s to %s (migration %s)",
-            uuid,
-            self.instance.host,
-            selection.service_host,
-            self.migration.uuid,
-        )
+            self.migration.dest_compute = selection.service_host
+            self.migration.dest_node = selection.nodename
+            self.migration.save()
+            self._check_destination(selection)
+        LOG.info("Moving %s from %s to %s (migration %s)", uuid,
+                 self.instance.host, selection.service_host,
+                 self.migration.uuid)  # fmt: skip
+        self._start(selection)
+
+    def _check_destination(self, selection) -> None:
+        """What the destination must say before the move starts (nothing
+        for a cold move: prep_resize checks)."""
+
+    def _start(self, selection) -> None:
+        """Hand the move to the destination."""
         self.compute_rpcapi.prep_resize(
-            cctxt,
+            self.cell_context,
             self.instance,
             self.flavor,
             self.migration,
@@ -93,17 +99,25 @@ class MigrationTask(base.TaskBase):
             clean_shutdown=self.clean_shutdown,
         )
 
+    #: The event of the instance action this task records.
+    event = MIGRATE_EVENT
+    #: The migration record's type; None: by the flavors (resize or not).
+    migration_type: str | None = None
+    #: The task state the API claimed for this move.
+    task_state = task_states.RESIZE_PREP
+
     def _create_migration(self):
         instance = self.instance
+        migration_type = self.migration_type or (
+            MIGRATION if self.flavor.id == instance.flavor.id else RESIZE
+        )
         migration = objects.Migration(
             self.cell_context,
             source_compute=instance.host,
             source_node=instance.node,
             instance_uuid=instance.uuid,
             status="pre-migrating",
-            migration_type=(
-                MIGRATION if self.flavor.id == instance.flavor.id else RESIZE
-            ),
+            migration_type=migration_type,
             old_instance_type_id=instance.flavor.id,
             new_instance_type_id=self.flavor.id,
             cross_cell_move=False,
@@ -151,7 +165,7 @@ class MigrationTask(base.TaskBase):
                 self.cell_context, self.instance, exc
             )
             self.instance.task_state = None
-            self.instance.save(expected_task_state=task_states.RESIZE_PREP)
+            self.instance.save(expected_task_state=self.task_state)
         except (
             exception.InstanceNotFound,
             exception.UnexpectedTaskStateError,

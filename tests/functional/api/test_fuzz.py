@@ -193,6 +193,7 @@ _SERVER_ACTIONS = [
     {"resize": {"flavorRef": "1", "OS-DCF:diskConfig": "AUTO"}},
     {"confirmResize": None}, {"revertResize": None},
     {"migrate": None}, {"migrate": {"host": "compute-1"}},
+    {"os-migrateLive": {"block_migration": "auto", "host": None}},
 ]  # fmt: skip
 _SEEDS = {
     ("/servers", "POST"): [

@@ -254,6 +254,7 @@ RUNNERS: dict[str, Callable] = {
     "MIGRATE": _run(moves.MovesAPI, "migrate"),
     "CONFIRM_RESIZE": _resized("confirm_resize"),
     "REVERT_RESIZE": _resized("revert_resize"),
+    "LIVE_MIGRATE": _run(moves.MovesAPI, "live_migrate", None, False),
 }
 # Rows no API request starts: the build is started by create (its first
 # task state is checked in the create tests) and ended by the compute.

@@ -72,6 +72,7 @@ MATRIX: dict[str, set[str]] = {
     "os_compute_api:os-migrations:index": ADMIN,
     "os_compute_api:os-migrate-server:migrate": ADMIN,
     "os_compute_api:os-migrate-server:migrate:host": ADMIN,
+    "os_compute_api:os-migrate-server:migrate_live": ADMIN,
     "os_compute_api:servers:migrations:index": ADMIN,
     "os_compute_api:servers:migrations:show": ADMIN,
     "os_compute_api:os-services:update": ADMIN,

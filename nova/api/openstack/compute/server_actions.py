@@ -60,6 +60,7 @@ ACTIONS = {
     "confirmResize": resize_server.confirm_resize,
     "revertResize": resize_server.revert_resize,
     "migrate": migrate_server.migrate,
+    "os-migrateLive": migrate_server.migrate_live,
 }
 
 
