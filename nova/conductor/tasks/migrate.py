@@ -13,14 +13,12 @@ from __future__ import annotations
 
 from oslo_log import log as logging
 
-import nova.conf
 from nova import context as nova_context
 from nova import exception, objects, placement
 from nova.compute import utils as compute_utils
 from nova.conductor.tasks import base
 from nova.states import task_states
 
-CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 MIGRATE_EVENT = "cold_migrate"
@@ -29,10 +27,11 @@ MIGRATION = "migration"
 
 
 class MigrationTask(base.TaskBase):
-    """Resize ``instance`` to ``flavor`` (its own flavor: a cold
+    """Resize ``instance`` to ``flavor`` (its own flavor, or None: a cold
     migration), whose task state the API set to RESIZE_PREP; ``context``
     is the API-level one. ``request_spec`` says where it may go (the
-    source ignored unless allowed, a requested destination)."""
+    source ignored unless allowed, a requested destination). Subclasses
+    start other moves on the same steps (:mod:`.live_migrate`)."""
 
     def __init__(
         self,
