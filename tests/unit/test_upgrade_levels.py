@@ -18,6 +18,9 @@ from nova.objects import service as service_obj
 objects.register_all()
 
 NEWEST = service_obj.SERVICE_VERSION
+# The compute RPC versions the newest and the one before it speak.
+NEWEST_RPC = service_obj.SERVICE_VERSION_HISTORY[NEWEST]["compute_rpc"]
+PREVIOUS_RPC = service_obj.SERVICE_VERSION_HISTORY[NEWEST - 1]["compute_rpc"]
 
 
 @pytest.mark.parametrize(
@@ -103,21 +106,21 @@ def test_auto_is_what_the_oldest_compute_of_any_cell_speaks(cells):
     _service(cell2, "deleted", 3).destroy()
 
     api = compute_rpcapi.ComputeAPI()
-    assert api.version_cap == "1.10"
-    assert api.can_send_version("1.10") and not api.can_send_version("1.11")
+    assert api.version_cap == PREVIOUS_RPC
+    assert api.can_send_version(PREVIOUS_RPC) and not api.can_send_version(NEWEST_RPC)
 
 
 def test_auto_is_kept_until_the_configuration_is_reloaded(cells):
     cell1, _ = cells
     old = _service(cell1, "old", NEWEST - 1)
     api = compute_rpcapi.ComputeAPI()
-    assert api.version_cap == "1.10"
+    assert api.version_cap == PREVIOUS_RPC
     # The old compute is upgraded: the clients keep their cap until SIGHUP.
     old.version = NEWEST
     old.save()
-    assert api.version_cap == "1.10"
+    assert api.version_cap == PREVIOUS_RPC
     upgrade_levels.reset()
-    assert api.version_cap == "1.11"
+    assert api.version_cap == NEWEST_RPC
 
 
 def test_auto_without_computes_is_no_cap_and_not_kept(cells):
@@ -130,7 +133,7 @@ def test_auto_without_computes_is_no_cap_and_not_kept(cells):
 def test_a_compute_newer_than_this_code_gets_the_newest_version(cells):
     cell1, _ = cells
     _service(cell1, "future", NEWEST + 5)
-    assert compute_rpcapi.ComputeAPI().version_cap == "1.11"
+    assert compute_rpcapi.ComputeAPI().version_cap == NEWEST_RPC
 
 
 def test_a_cell_that_does_not_answer_is_left_out_and_asked_again(cells, tmp_path):
@@ -140,7 +143,7 @@ def test_a_cell_that_does_not_answer_is_left_out_and_asked_again(cells, tmp_path
     engines.dispose(cell2)
     (tmp_path / "cell2.sqlite").unlink()
     (tmp_path / "cell2.sqlite").mkdir()  # no longer a database
-    assert compute_rpcapi.ComputeAPI().version_cap == "1.11"
+    assert compute_rpcapi.ComputeAPI().version_cap == NEWEST_RPC
     assert upgrade_levels._auto_caps == {}
 
 
@@ -151,7 +154,7 @@ def test_without_the_api_database_auto_reads_the_own_cell(cells):
     CONF.set_override("connection", None, group="api_database")
     CONF.set_override("connection", cell1, group="database")
     try:
-        assert compute_rpcapi.ComputeAPI().version_cap == "1.11"
+        assert compute_rpcapi.ComputeAPI().version_cap == NEWEST_RPC
     finally:
         CONF.clear_override("connection", group="database")
 

@@ -174,7 +174,8 @@ def test_auto_follows_the_oldest_compute_and_sighup(
     )
     _boot_stop_delete(deployment, placement, "upgraded")
     newest = (
-        "Automatically selected compute RPC version 1.9 from minimum "
+        "Automatically selected compute RPC version "
+        f"{service_obj.SERVICE_VERSION_HISTORY[NEWEST]['compute_rpc']} from minimum "
         f"nova-compute service version {NEWEST}"
     )
     wait_for(
