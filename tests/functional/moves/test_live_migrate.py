@@ -59,6 +59,16 @@ def test_live_migrate_a_running_then_a_paused_server(cloud):
     guests = cloud.guests_on(cloud.admin, dest, [uuid])
     assert guests == [uuid]
     assert cloud.guests_on(cloud.admin, source, [uuid]) == []
+    # Over: not among the server's migrations in progress.
+    response = cloud.api.get(
+        f"/v2.1/servers/{uuid}/migrations/{migration.id}", token=ADMIN, version="2.80"
+    )
+    assert response.status_code == 404, response.text
+    assert "is not in progress" in fault(response)[2]
+    response = cloud.api.get(
+        f"/v2.1/servers/{uuid}/migrations", token=ADMIN, version="2.80"
+    )
+    assert response.json() == {"migrations": []}
 
     # A paused server stays paused, back on the first host (2.1 body).
     assert action(cloud, uuid, {"pause": None}).status_code == 202

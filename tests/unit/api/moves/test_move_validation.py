@@ -142,3 +142,51 @@ def test_a_migration_id_no_row_can_have_is_not_found(migration_id):
 
 def test_a_migration_id_is_an_integer():
     assert server_migrations._migration_id("42", "server") == 42
+
+
+def _live(**values):
+    return {"os-migrateLive": values}
+
+
+@pytest.mark.parametrize(
+    "schema, body, word",
+    [
+        (migrate_server.migrate_live, _live(block_migration=True, host=None), "disk"),
+        (
+            migrate_server.migrate_live,
+            _live(block_migration="auto", disk_over_commit=False, host=None),
+            "auto",
+        ),
+        (migrate_server.migrate_live_v225, _live(block_migration="auto"), "host"),
+        (
+            migrate_server.migrate_live_v225,
+            _live(block_migration="auto", host=None, force=True),
+            "force",
+        ),
+        (
+            migrate_server.migrate_live_v230,
+            _live(block_migration="auto", host=None, force="sometimes"),
+            "force",
+        ),
+    ],
+)
+def test_live_migration_bodies_refused(schema, body, word):
+    assert word in _refused(schema, body)
+
+
+@pytest.mark.parametrize(
+    "schema, body",
+    [
+        (
+            migrate_server.migrate_live,
+            _live(block_migration=False, disk_over_commit=False, host="c-1"),
+        ),
+        (migrate_server.migrate_live_v225, _live(block_migration="auto", host=None)),
+        (
+            migrate_server.migrate_live_v230,
+            _live(block_migration=True, host="c-1", force=False),
+        ),
+    ],
+)
+def test_live_migration_bodies_accepted(schema, body):
+    validation._Validator(schema).validate(body)

@@ -1,5 +1,7 @@
 """Request schemas of the migrate server action."""
 
+import copy
+
 from nova.api.openstack.compute.schemas import parameter_types
 
 # Before 2.56 the action's value is not looked at.
@@ -59,20 +61,7 @@ migrate_live_v225 = {
 }
 
 # 2.30: force skips the scheduler's check of the named host (until 2.67).
-migrate_live_v230 = {
-    "type": "object",
-    "properties": {
-        "os-migrateLive": {
-            "type": "object",
-            "properties": {
-                "block_migration": _block_migration_auto,
-                "host": _host,
-                "force": parameter_types.boolean,
-            },
-            "required": ["block_migration", "host"],
-            "additionalProperties": False,
-        }
-    },
-    "required": ["os-migrateLive"],
-    "additionalProperties": False,
-}
+migrate_live_v230 = copy.deepcopy(migrate_live_v225)
+migrate_live_v230["properties"]["os-migrateLive"]["properties"]["force"] = (
+    parameter_types.boolean
+)
