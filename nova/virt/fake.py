@@ -442,7 +442,9 @@ class FakeDriver(driver.ComputeDriver):
         block_migration: bool = False,
         migrate_data=None,
     ) -> None:
-        # The guest moves at once; a guest that is not here cannot.
+        # The guest takes as long to move as to spawn; one that is not
+        # here cannot.
+        time.sleep(CONF.fake_driver.spawn_seconds)
         try:
             self._guest(instance)
         except exception.InstanceNotFound:
