@@ -888,3 +888,64 @@ class FeatureNotSupported(NovaException):
 
     msg_fmt = "The requested functionality is not supported."
     code = 501
+
+
+# Moves (resize, migrations) ------------------------------------------------
+
+
+class MigrationNotFound(NotFound):
+    msg_fmt = "Migration %(migration_id)s could not be found."
+
+
+class MigrationNotFoundForInstance(MigrationNotFound):
+    msg_fmt = "Migration %(migration_id)s not found for instance %(instance_id)s"
+
+
+class MigrationNotFoundByStatus(MigrationNotFound):
+    msg_fmt = "Migration not found for instance %(instance_id)s with status %(status)s."
+
+
+class InstanceNotResized(Invalid):
+    """confirmResize or revertResize of a server with no finished resize."""
+
+    msg_fmt = "Instance has not been resized."
+
+
+class CannotResizeToSameFlavor(Invalid):
+    msg_fmt = "Resize requires a flavor change."
+
+
+class CannotResizeDisk(Invalid):
+    msg_fmt = "Server disk was unable to be resized because: %(reason)s"
+
+
+class CannotMigrateToSameHost(Invalid):
+    msg_fmt = "Cannot migrate to the host where the server exists."
+
+
+class ResizeFlavorNotFound(Invalid):
+    """The flavorRef of a resize names no (enabled) flavor."""
+
+    msg_fmt = "Unable to locate requested flavor."
+
+
+class NoValidHostForMove(Invalid):
+    """The scheduler found no host for a resize or cold migration (400,
+    where a build's NoValidHost ends in a fault)."""
+
+    msg_fmt = "No valid host was found. %(reason)s"
+
+
+class ResizeError(NovaException):
+    msg_fmt = "Resize error: %(reason)s"
+
+
+class InstanceFaultRollback(NovaException):
+    """A move failed before it harmed the guest: the instance goes back to
+    where it was (not ERROR), its fault the ``inner_exception``."""
+
+    msg_fmt = "Instance rollback performed due to: %(reason)s"
+
+    def __init__(self, inner_exception: Exception) -> None:
+        self.inner_exception = inner_exception
+        super().__init__(reason=str(inner_exception))

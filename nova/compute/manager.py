@@ -53,7 +53,7 @@ RESCUED_POLL_INTERVAL = 60
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.11")
+    target = oslo_messaging.Target(version="1.13")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -78,6 +78,7 @@ class ComputeManager(manager.Manager):
             build=self.build,
             delete=self.delete,
             images=self.images,
+            moves=self.moves,
             power=self.power,
             power_sync=self.power_sync,
         )
@@ -179,6 +180,14 @@ class ComputeManager(manager.Manager):
                     "poll_shelved_instances",
                     self.images.poll_shelved_instances,
                     CONF.shelved_poll_interval,
+                )
+            )
+        if CONF.resize_confirm_window > 0:
+            tasks.append(
+                manager.PeriodicTask(
+                    "poll_unconfirmed_resizes",
+                    self.moves.poll_unconfirmed_resizes,
+                    min(moves.UNCONFIRMED_POLL_INTERVAL, CONF.resize_confirm_window),
                 )
             )
         if CONF.image_cache.manager_interval > 0:
@@ -419,3 +428,75 @@ class ComputeManager(manager.Manager):
 
     def detach_interface(self, context, instance, port_id: str) -> None:
         self.interfaces.detach_interface(context, instance, port_id)
+
+    # -- 1.12: resize and cold migration -------------------------------------
+
+    def prep_resize(
+        self,
+        context,
+        instance,
+        flavor,
+        migration,
+        request_spec=None,
+        node=None,
+        clean_shutdown: bool = True,
+    ) -> None:
+        self.moves.prep_resize(
+            context, instance, flavor, migration, node, clean_shutdown
+        )
+
+    def resize_instance(
+        self, context, instance, migration, flavor, clean_shutdown: bool = True
+    ) -> None:
+        self.moves.resize_instance(context, instance, migration, flavor, clean_shutdown)
+
+    def finish_resize(self, context, instance, migration, disk_info) -> None:
+        self.moves.finish_resize(context, instance, migration, disk_info)
+
+    def confirm_resize(self, context, instance, migration) -> None:
+        self.moves.confirm_resize(context, instance, migration)
+
+    def revert_resize(self, context, instance, migration) -> None:
+        self.moves.revert_resize(context, instance, migration)
+
+    def finish_revert_resize(self, context, instance, migration) -> None:
+        self.moves.finish_revert_resize(context, instance, migration)
+
+    # -- 1.13: live migration --------------------------------------------------
+
+    @oslo_messaging.expected_exceptions(exception.NovaException)
+    def check_can_live_migrate_destination(
+        self, context, instance, block_migration, disk_over_commit
+    ) -> dict:
+        return self.moves.check_can_live_migrate_destination(
+            context, instance, block_migration, disk_over_commit
+        )
+
+    def live_migration(
+        self, context, instance, dest, block_migration, migration, migrate_data
+    ) -> None:
+        self.moves.live_migration(
+            context, instance, dest, block_migration, migration, migrate_data
+        )
+
+    @oslo_messaging.expected_exceptions(exception.NovaException)
+    def pre_live_migration(
+        self, context, instance, block_migration, migrate_data
+    ) -> dict:
+        return self.moves.pre_live_migration(
+            context, instance, block_migration, migrate_data
+        )
+
+    def post_live_migration_at_destination(
+        self, context, instance, block_migration, migration
+    ) -> None:
+        self.moves.post_live_migration_at_destination(
+            context, instance, block_migration, migration
+        )
+
+    def rollback_live_migration_at_destination(
+        self, context, instance, migrate_data
+    ) -> None:
+        self.moves.rollback_live_migration_at_destination(
+            context, instance, migrate_data
+        )

@@ -24,6 +24,11 @@ Version history:
         and block_device_mapping
   1.10 - get_spice_console, get_serial_console
   1.11 - attach_interface, detach_interface
+  1.12 - prep_resize, resize_instance, finish_resize, confirm_resize,
+         revert_resize, finish_revert_resize
+  1.13 - check_can_live_migrate_destination, live_migration,
+         pre_live_migration, post_live_migration_at_destination,
+         rollback_live_migration_at_destination
 
 Every version is also a service version (objects.service.SERVICE_VERSION_HISTORY).
 """
@@ -32,8 +37,11 @@ from __future__ import annotations
 
 import oslo_messaging
 
+import nova.conf
 from nova import exception, rpc
 from nova.objects import build_parameters as build_parameters_obj
+
+CONF = nova.conf.CONF
 
 # A console log is read from a local file: a host that does not answer
 # within this is not going to.
@@ -54,7 +62,7 @@ def _compute_host(host: str | None, instance) -> str:
 
 class ComputeAPI(rpc.RPCAPI):
     TOPIC = "compute"
-    VERSION = "1.11"
+    VERSION = "1.13"
     UPGRADE_LEVEL = "compute"
     # ``[upgrade_levels] compute = auto``: what the oldest nova-compute speaks.
     AUTO_CAP = ("nova-compute", "compute_rpc")
@@ -413,3 +421,164 @@ class ComputeAPI(rpc.RPCAPI):
         self.prepare(
             context, server=_compute_host(None, instance), version="1.11"
         ).cast(context, "detach_interface", instance=instance, port_id=port_id)
+
+    # -- 1.12: resize and cold migration ------------------------------------
+
+    def _move(self, context, host: str, method: str, **kwargs) -> None:
+        # Below the cap nothing is sent (RPCPinnedToOldVersion): a compute
+        # older than 1.12 cannot take part in a move at all.
+        self.prepare(context, server=host, version="1.12").cast(
+            context, method, **kwargs
+        )
+
+    def prep_resize(
+        self,
+        context,
+        instance,
+        flavor,
+        migration,
+        request_spec,
+        host: str,
+        node: str | None,
+        clean_shutdown: bool = True,
+    ) -> None:
+        """On the destination ``host``: take the move (its resources are
+        claimed on ``node``), then have the source send the guest."""
+        self._move(
+            context,
+            host,
+            "prep_resize",
+            instance=instance,
+            flavor=flavor,
+            migration=migration,
+            request_spec=request_spec,
+            node=node,
+            clean_shutdown=clean_shutdown,
+        )
+
+    def resize_instance(
+        self, context, instance, migration, flavor, clean_shutdown: bool = True
+    ) -> None:
+        """On the source: stop the guest and send its disks to the
+        destination."""
+        self._move(
+            context,
+            migration.source_compute,
+            "resize_instance",
+            instance=instance,
+            migration=migration,
+            flavor=flavor,
+            clean_shutdown=clean_shutdown,
+        )
+
+    def finish_resize(self, context, instance, migration, disk_info: str) -> None:
+        """On the destination: make the guest from the disks sent."""
+        self._move(
+            context,
+            migration.dest_compute,
+            "finish_resize",
+            instance=instance,
+            migration=migration,
+            disk_info=disk_info,
+        )
+
+    def confirm_resize(self, context, instance, migration) -> None:
+        """On the source: delete what is left of the guest there."""
+        self._move(
+            context,
+            migration.source_compute,
+            "confirm_resize",
+            instance=instance,
+            migration=migration,
+        )
+
+    def revert_resize(self, context, instance, migration) -> None:
+        """On the destination: destroy the new guest, then have the
+        source bring the old one back."""
+        self._move(
+            context,
+            migration.dest_compute,
+            "revert_resize",
+            instance=instance,
+            migration=migration,
+        )
+
+    def finish_revert_resize(self, context, instance, migration) -> None:
+        """On the source: the guest back, with its old flavor."""
+        self._move(
+            context,
+            migration.source_compute,
+            "finish_revert_resize",
+            instance=instance,
+            migration=migration,
+        )
+
+    # -- 1.13: live migration -----------------------------------------------
+
+    def check_can_live_migrate_destination(
+        self, context, instance, destination: str, block_migration: bool,
+        disk_over_commit: bool,
+    ) -> dict:  # fmt: skip
+        """Ask ``destination`` whether it can take the running guest; its
+        driver's record of the migration (``migrate_data``)."""
+        return self.prepare(
+            context, server=destination, version="1.13", timeout=CONF.long_rpc_timeout
+        ).call(
+            context,
+            "check_can_live_migrate_destination",
+            instance=instance,
+            block_migration=block_migration,
+            disk_over_commit=disk_over_commit,
+        )
+
+    def live_migration(
+        self, context, instance, dest: str, block_migration: bool, migration,
+        migrate_data: dict,
+    ) -> None:  # fmt: skip
+        """On the source: move the running guest to ``dest``."""
+        self.prepare(context, server=migration.source_compute, version="1.13").cast(
+            context,
+            "live_migration",
+            instance=instance,
+            dest=dest,
+            block_migration=block_migration,
+            migration=migration,
+            migrate_data=migrate_data,
+        )
+
+    def pre_live_migration(
+        self, context, instance, block_migration: bool, host: str, migrate_data
+    ) -> dict:
+        """On the destination ``host``: prepare for the guest (a call)."""
+        return self.prepare(
+            context, server=host, version="1.13", timeout=CONF.long_rpc_timeout
+        ).call(
+            context,
+            "pre_live_migration",
+            instance=instance,
+            block_migration=block_migration,
+            migrate_data=migrate_data,
+        )
+
+    def post_live_migration_at_destination(
+        self, context, instance, block_migration: bool, host: str, migration
+    ) -> None:
+        """On the destination ``host``: the guest has arrived."""
+        self.prepare(context, server=host, version="1.13").cast(
+            context,
+            "post_live_migration_at_destination",
+            instance=instance,
+            block_migration=block_migration,
+            migration=migration,
+        )
+
+    def rollback_live_migration_at_destination(
+        self, context, instance, host: str, migrate_data
+    ) -> None:
+        """On the destination ``host``: undo its preparation."""
+        self.prepare(context, server=host, version="1.13").cast(
+            context,
+            "rollback_live_migration_at_destination",
+            instance=instance,
+            migrate_data=migrate_data,
+        )

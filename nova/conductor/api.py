@@ -39,3 +39,30 @@ class ComputeTaskAPI:
         self.conductor_compute_rpcapi.unshelve_instance(
             context, instance, request_spec=request_spec
         )
+
+    def migrate_server(
+        self, context, instance, flavor, request_spec, clean_shutdown: bool = True
+    ) -> None:
+        """Resize the instance to ``flavor`` (its own flavor: a cold
+        migration) where ``request_spec`` allows; returns once the
+        destination has the move (a call to the superconductor).
+
+        :raises NoValidHost: no host fits; the instance is left as it was.
+        """
+        self.conductor_compute_rpcapi.migrate_server(
+            context, instance, flavor, request_spec, clean_shutdown=clean_shutdown
+        )
+
+    def live_migrate_instance(
+        self,
+        context,
+        instance,
+        request_spec,
+        block_migration: bool = False,
+        disk_over_commit: bool = False,
+    ) -> None:
+        """Live-migrate the instance where ``request_spec`` allows; returns
+        at once (a cast to the superconductor)."""
+        self.conductor_compute_rpcapi.live_migrate_instance(
+            context, instance, request_spec, block_migration, disk_over_commit
+        )

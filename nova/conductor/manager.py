@@ -20,6 +20,8 @@ import nova.conf
 from nova import exception, manager, objects
 from nova.compute import rpcapi as compute_rpcapi
 from nova.conductor.tasks import (
+    live_migrate,
+    migrate,
     orphaned_builds,
     reschedule,
     schedule_and_build,
@@ -126,7 +128,7 @@ class ComputeTaskManager:
     arguments (``legacy_kwargs``); BuildParameters.received converts them.
     """
 
-    target = oslo_messaging.Target(namespace="compute_task", version="1.3")
+    target = oslo_messaging.Target(namespace="compute_task", version="1.5")
 
     def __init__(self, host: str) -> None:
         self.host = host
@@ -228,6 +230,48 @@ class ComputeTaskManager:
             self.host,
         )
         _run(task, f"Could not unshelve {instance.uuid}")
+
+    @oslo_messaging.expected_exceptions(exception.NovaException)
+    def migrate_server(
+        self, context, instance, flavor, request_spec, clean_shutdown=True
+    ) -> None:
+        """Resize the instance to ``flavor`` (its own: a cold migration):
+        choose the destination and hand the move to it. A call: the
+        failure to find a destination goes back to nova-api, after the
+        instance is left as it was with a fault saying why."""
+        migrate.MigrationTask(
+            context,
+            instance,
+            flavor,
+            request_spec,
+            clean_shutdown,
+            self.scheduler_client,
+            self.compute_rpcapi,
+            self.host,
+        ).execute()
+
+    def live_migrate_instance(
+        self,
+        context,
+        instance,
+        request_spec,
+        block_migration=False,
+        disk_over_commit=False,
+    ) -> None:
+        """Choose the destination, have it checked and the source move the
+        running guest there. When that fails the server runs where it was,
+        with a fault saying why."""
+        task = live_migrate.LiveMigrationTask(
+            context,
+            instance,
+            request_spec,
+            block_migration,
+            disk_over_commit,
+            self.scheduler_client,
+            self.compute_rpcapi,
+            self.host,
+        )
+        _run(task, f"Could not live-migrate {instance.uuid}")
 
 
 def _run(task, failure: str) -> None:

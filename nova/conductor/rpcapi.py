@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import nova.conf
 from nova import rpc
 from nova.objects import build_parameters as build_parameters_obj
+
+CONF = nova.conf.CONF
 
 # Both APIs are capped by [upgrade_levels] conductor; conductors are
 # upgraded first, so ``auto`` means no cap.
@@ -31,6 +34,8 @@ from nova.objects import build_parameters as build_parameters_obj
 #         BuildParameters (build_parameters) instead of image,
 #         admin_password, injected_files, requested_networks, security_groups,
 #         block_device_mapping, filter_properties and tags
+#   1.4 - migrate_server (resize and cold migration; a call)
+#   1.5 - live_migrate_instance
 
 
 class ConductorAPI(rpc.RPCAPI):
@@ -83,7 +88,7 @@ class ComputeTaskAPI(rpc.RPCAPI):
 
     TOPIC = "conductor"
     NAMESPACE = "compute_task"
-    VERSION = "1.3"
+    VERSION = "1.5"
     UPGRADE_LEVEL = "conductor"
 
     def schedule_and_build_instances(
@@ -131,4 +136,38 @@ class ComputeTaskAPI(rpc.RPCAPI):
             "unshelve_instance",
             instance=instance,
             request_spec=request_spec,
+        )
+
+    def migrate_server(
+        self, context, instance, flavor, request_spec, clean_shutdown: bool = True
+    ) -> None:
+        """To the superconductor: choose a destination for the instance
+        with ``flavor`` and start the move there; returns once it started
+        (raises why it could not, NoValidHost for one)."""
+        self.prepare(context, version="1.4", timeout=CONF.long_rpc_timeout).call(
+            context,
+            "migrate_server",
+            instance=instance,
+            flavor=flavor,
+            request_spec=request_spec,
+            clean_shutdown=clean_shutdown,
+        )
+
+    def live_migrate_instance(
+        self,
+        context,
+        instance,
+        request_spec,
+        block_migration: bool,
+        disk_over_commit: bool,
+    ) -> None:
+        """To the superconductor: live-migrate the instance where
+        ``request_spec`` allows (a cast)."""
+        self.prepare(context, version="1.5").cast(
+            context,
+            "live_migrate_instance",
+            instance=instance,
+            request_spec=request_spec,
+            block_migration=block_migration,
+            disk_over_commit=disk_over_commit,
         )

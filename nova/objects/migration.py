@@ -3,6 +3,7 @@ and live migration, evacuation), kept in the instance's cell."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -42,7 +43,8 @@ _COLUMNS = (
 @base.NovaObjectRegistry.register
 class Migration(base.NovaPersistentObject, base.NovaObject):
     # Version 1.0: Initial version
-    VERSION = "1.0"
+    # Version 1.1: save, get_by_id_and_instance, get_by_instance_and_status
+    VERSION = "1.1"
 
     fields = {
         "id": fields.IntegerField(read_only=True),
@@ -81,6 +83,66 @@ class Migration(base.NovaPersistentObject, base.NovaObject):
             session.flush()
         self._from_db_object(self._context, self, row)
 
+    @base.remotable
+    def save(self) -> None:
+        """Write the changed fields (the status, the destination, the
+        progress) and bump ``updated_at``."""
+        changes = {
+            name: base.db_value(getattr(self, name))
+            for name in self.obj_what_changed()
+            if name in _COLUMNS
+        }
+        if not changes:
+            return
+        model = models.Migration
+        with engines.transaction(self._context.db_connection) as session:
+            row = session.get(model, self.id)
+            if row is None or row.deleted:
+                raise exception.MigrationNotFound(migration_id=self.id)
+            for name, value in changes.items():
+                setattr(row, name, value)
+            row.updated_at = base.utcnow()
+            session.flush()
+        self._from_db_object(self._context, self, row)
+
+    @classmethod
+    @base.remotable
+    def get_by_id_and_instance(cls, context, migration_id: int, instance_uuid: str):
+        """:raises MigrationNotFoundForInstance: no such migration of it."""
+        model = models.Migration
+        found = cls._get_first(
+            context,
+            model,
+            model.id == migration_id,
+            model.instance_uuid == instance_uuid,
+        )
+        if found is None:
+            raise exception.MigrationNotFoundForInstance(
+                migration_id=migration_id, instance_id=instance_uuid
+            )
+        return found
+
+    @classmethod
+    @base.remotable
+    def get_by_instance_and_status(cls, context, instance_uuid: str, status: str):
+        """The instance's newest migration in ``status``.
+
+        :raises MigrationNotFoundByStatus: it has none.
+        """
+        model = models.Migration
+        stmt = (
+            base.NovaPersistentObject._select(context, model)
+            .where(model.instance_uuid == instance_uuid, model.status == status)
+            .order_by(model.created_at.desc(), model.id.desc())
+        )
+        with engines.transaction(context.db_connection) as session:
+            row = session.scalars(stmt).first()
+        if row is None:
+            raise exception.MigrationNotFoundByStatus(
+                instance_id=instance_uuid, status=status
+            )
+        return cls._from_db_object(context, cls(), row)
+
 
 # Migrations in these states are over; any other holds resources on hosts.
 FINISHED_MIGRATION_STATUSES = (
@@ -108,7 +170,8 @@ _EQUALITY_FILTERS = (
 @base.NovaObjectRegistry.register
 class MigrationList(base.ObjectListBase, base.NovaObject):
     # Version 1.0: Initial version
-    VERSION = "1.0"
+    # Version 1.1: get_unconfirmed_by_dest_compute, get_in_progress_by_instance
+    VERSION = "1.1"
 
     fields = {"objects": fields.ListOfObjectsField("Migration")}
 
@@ -161,3 +224,42 @@ class MigrationList(base.ObjectListBase, base.NovaObject):
             sa.or_(model.source_compute == host, model.dest_compute == host),
             model.status.not_in(FINISHED_MIGRATION_STATUSES),
         )
+
+    @classmethod
+    @base.remotable
+    def get_unconfirmed_by_dest_compute(
+        cls, context, confirm_window: int, dest_compute: str
+    ) -> MigrationList:
+        """Resizes to ``dest_compute`` waiting (status ``finished``) for
+        their confirmation longer than ``confirm_window`` seconds."""
+        model = models.Migration
+        cutoff = base.utcnow() - datetime.timedelta(seconds=confirm_window)
+        stmt = base.NovaPersistentObject._select(context, model).where(
+            model.status == "finished",
+            model.dest_compute == dest_compute,
+            model.updated_at <= cutoff,
+        )
+        with engines.transaction(context.db_connection) as session:
+            rows = session.scalars(stmt.order_by(model.id)).all()
+        return cls._from_db_rows(context, Migration, rows)
+
+    @classmethod
+    @base.remotable
+    def get_in_progress_by_instance(
+        cls, context, instance_uuid: str, migration_type: str | None = None
+    ) -> MigrationList:
+        """The instance's migrations that are not over (of
+        ``migration_type`` when given), newest first."""
+        model = models.Migration
+        criteria = [
+            model.instance_uuid == instance_uuid,
+            model.status.not_in(FINISHED_MIGRATION_STATUSES),
+        ]
+        if migration_type is not None:
+            criteria.append(model.migration_type == migration_type)
+        stmt = base.NovaPersistentObject._select(context, model).where(*criteria)
+        with engines.transaction(context.db_connection) as session:
+            rows = session.scalars(
+                stmt.order_by(model.created_at.desc(), model.id.desc())
+            ).all()
+        return cls._from_db_rows(context, Migration, rows)

@@ -29,7 +29,7 @@ CONF = nova.conf.CONF
 # can tell what it understands: ``[upgrade_levels] compute = auto`` caps the
 # compute RPC API at what the oldest nova-compute speaks. Every change to an
 # RPC API bumps it and appends what the new version speaks to the history.
-SERVICE_VERSION = 12
+SERVICE_VERSION = 14
 
 # What each service version speaks, indexed by service version. Version 0
 # is a row that recorded none; it is assumed to speak the oldest API.
@@ -60,6 +60,10 @@ SERVICE_VERSION_HISTORY: tuple[dict[str, str], ...] = (
     {"compute_rpc": "1.10"},
     # 12: attach_interface, detach_interface
     {"compute_rpc": "1.11"},
+    # 13: resize and cold migration (prep_resize ... finish_revert_resize)
+    {"compute_rpc": "1.12"},
+    # 14: live migration (check_can_live_migrate_destination ...)
+    {"compute_rpc": "1.13"},
 )
 
 _COLUMNS = (

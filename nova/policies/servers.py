@@ -168,6 +168,24 @@ rules = [
         [("POST", "/servers/{server_id}/action (rebuild)")],
     ),
     _rule(
+        "resize",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Resize a server",
+        [("POST", "/servers/{server_id}/action (resize)")],
+    ),
+    _rule(
+        "confirm_resize",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Confirm a server resize",
+        [("POST", "/servers/{server_id}/action (confirmResize)")],
+    ),
+    _rule(
+        "revert_resize",
+        base.PROJECT_MEMBER_OR_ADMIN,
+        "Revert a server resize",
+        [("POST", "/servers/{server_id}/action (revertResize)")],
+    ),
+    _rule(
         "rebuild:trusted_certs",
         base.PROJECT_MEMBER_OR_ADMIN,
         "Rebuild a server with trusted image certificate IDs",

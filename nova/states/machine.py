@@ -341,7 +341,53 @@ DETACH_INTERFACE = Transition(
     task_state=task_states.INTERFACE_DETACHING,
 )
 
-#: Every row, by a name for it (the move operations join here).
+# -- moves ----------------------------------------------------------------------
+
+# A resize ends RESIZED on its destination, waiting for the user to confirm
+# or revert it; a failure before the guest left its source rolls back.
+RESIZE = Transition(
+    action="resize",
+    vm_states=_states(vm_states.ACTIVE, vm_states.STOPPED),
+    task_state=task_states.RESIZE_PREP,
+    steps=(
+        task_states.RESIZE_MIGRATING,
+        task_states.RESIZE_MIGRATED,
+        task_states.RESIZE_FINISH,
+    ),
+    success=vm_states.RESIZED,
+    failure=vm_states.ERROR,
+)
+# A cold migration is a resize to the same flavor, on another host.
+MIGRATE = dataclasses.replace(RESIZE, action="migrate")
+# Confirming claims no task state (as upstream): the migration's status,
+# ``confirming``, is what keeps a second confirm or a revert out.
+CONFIRM_RESIZE = Transition(
+    action="confirmResize",
+    vm_states=_states(vm_states.RESIZED),
+    success=vm_states.ACTIVE,
+    keeps_stopped=True,
+)
+REVERT_RESIZE = Transition(
+    action="revertResize",
+    vm_states=_states(vm_states.RESIZED),
+    task_state=task_states.RESIZE_REVERTING,
+    success=vm_states.ACTIVE,
+    failure=vm_states.ERROR,
+    keeps_stopped=True,
+)
+
+# A live migration keeps the guest's state; a failure leaves it running
+# on its source.
+LIVE_MIGRATE = Transition(
+    action="live-migration",
+    vm_states=_states(vm_states.ACTIVE, vm_states.PAUSED),
+    task_state=task_states.MIGRATING,
+)
+
+#: The rows whose interruption the moves flow settles.
+MOVES = (RESIZE, MIGRATE, REVERT_RESIZE, LIVE_MIGRATE)
+
+#: Every row, by a name for it.
 TRANSITIONS: dict[str, Transition] = {
     name: value for name, value in globals().items() if isinstance(value, Transition)
 }
@@ -391,6 +437,14 @@ ON_RESTART: dict[str, OnRestart] = {
     task_states.REBUILD_BLOCK_DEVICE_MAPPING: OnRestart.ERROR,
     task_states.REBUILD_SPAWNING: OnRestart.ERROR,
     task_states.UNSHELVING: OnRestart.ERROR,
+    # A move ends: rolled back while the guest is still on its source,
+    # else ERROR where it is (nova.compute.flows.moves decides).
+    task_states.RESIZE_PREP: OnRestart.ERROR,
+    task_states.RESIZE_MIGRATING: OnRestart.ERROR,
+    task_states.RESIZE_MIGRATED: OnRestart.ERROR,
+    task_states.RESIZE_FINISH: OnRestart.ERROR,
+    task_states.RESIZE_REVERTING: OnRestart.ERROR,
+    task_states.MIGRATING: OnRestart.ERROR,
     task_states.DELETING: OnRestart.FINISH,
 }
 

@@ -48,3 +48,13 @@ SHELVING_IMAGE_PENDING_UPLOAD = "shelving_image_pending_upload"
 SHELVING_IMAGE_UPLOADING = "shelving_image_uploading"
 SHELVING_OFFLOADING = "shelving_offloading"
 UNSHELVING = "unshelving"
+
+# Resize and cold migration
+RESIZE_PREP = "resize_prep"
+RESIZE_MIGRATING = "resize_migrating"
+RESIZE_MIGRATED = "resize_migrated"
+RESIZE_FINISH = "resize_finish"
+RESIZE_REVERTING = "resize_reverting"
+
+# Live migration
+MIGRATING = "migrating"

@@ -19,7 +19,7 @@ from oslo_log import log as logging
 import nova.conf
 from nova import exception
 from nova.image import api as image_api
-from nova.states import power_state, task_states
+from nova.states import power_state, task_states, vm_states
 from nova.virt import configdrive, driver
 
 CONF = nova.conf.CONF
@@ -53,6 +53,9 @@ class FakeDriver(driver.ComputeDriver):
         self._started_at = time.time()
         self._image_api = image
         self._event_listener = None
+        # Guests that left this host for a resize or cold migration, kept
+        # (powered off) until it is confirmed or reverted.
+        self._resize_sources: dict[str, FakeGuest] = {}
 
     def init_host(self, host: str) -> None:
         configdrive.check_format()
@@ -366,6 +369,153 @@ class FakeDriver(driver.ComputeDriver):
 
     def host_power_action(self, action: str) -> str:
         return action
+
+    # -- resize and cold migration ------------------------------------------
+
+    def migrate_disk_and_power_off(
+        self,
+        context,
+        instance,
+        dest: str,
+        flavor,
+        network_info,
+        block_device_info=None,
+        timeout: int = 0,
+        retry_interval: int = 0,
+    ) -> str:
+        guest = self._guest(instance)
+        # As libvirt: a local root disk never shrinks.
+        if flavor.root_gb < instance.flavor.root_gb:
+            raise exception.InstanceFaultRollback(
+                exception.ResizeError(reason="Unable to resize disk down.")
+            )
+        with self._lock:
+            guest.state = power_state.SHUTDOWN
+            self._resize_sources[instance.uuid] = self._guests.pop(instance.uuid)
+        return json.dumps([{"path": f"fake/{instance.uuid}/disk", "type": "qcow2"}])
+
+    def finish_migration(
+        self,
+        context,
+        migration,
+        instance,
+        disk_info: str,
+        network_info,
+        image_meta,
+        resize_instance: bool,
+        allocations,
+        block_device_info=None,
+        power_on: bool = True,
+    ) -> None:
+        # Making the guest on the destination takes as long as a spawn.
+        time.sleep(CONF.fake_driver.spawn_seconds)
+        state = power_state.RUNNING if power_on else power_state.SHUTDOWN
+        with self._lock:
+            self._guests[instance.uuid] = _guest_of(instance, state)
+        self._report_plugged(instance, network_info)
+
+    def confirm_migration(self, context, migration, instance, network_info) -> None:
+        with self._lock:
+            self._resize_sources.pop(instance.uuid, None)
+
+    def finish_revert_migration(
+        self,
+        context,
+        instance,
+        network_info,
+        migration,
+        block_device_info=None,
+        power_on: bool = True,
+    ) -> None:
+        with self._lock:
+            guest = self._resize_sources.pop(instance.uuid, None)
+        if guest is None:
+            # This fake host was restarted meanwhile: define it again.
+            guest = _guest_of(instance, power_state.SHUTDOWN)
+        guest.state = power_state.RUNNING if power_on else power_state.SHUTDOWN
+        with self._lock:
+            self._guests[instance.uuid] = guest
+
+    # -- live migration -----------------------------------------------------
+
+    def check_can_live_migrate_destination(
+        self,
+        context,
+        instance,
+        src_compute_info,
+        dst_compute_info,
+        block_migration: bool = False,
+        disk_over_commit: bool = False,
+    ) -> dict:
+        return {"block_migration": bool(block_migration), "dest": self._host}
+
+    def cleanup_live_migration_destination_check(
+        self, context, dest_check_data
+    ) -> None:
+        pass
+
+    def check_can_live_migrate_source(
+        self, context, instance, dest_check_data, block_device_info=None
+    ) -> dict:
+        self._guest(instance)
+        return dest_check_data
+
+    def pre_live_migration(
+        self, context, instance, block_device_info, network_info, disk_info,
+        migrate_data,
+    ) -> dict:  # fmt: skip
+        return migrate_data
+
+    def live_migration(
+        self,
+        context,
+        instance,
+        dest: str,
+        post_method,
+        recover_method,
+        block_migration: bool = False,
+        migrate_data=None,
+    ) -> None:
+        # The guest takes as long to move as to spawn; one that is not
+        # here cannot.
+        time.sleep(CONF.fake_driver.spawn_seconds)
+        try:
+            self._guest(instance)
+        except exception.InstanceNotFound:
+            recover_method(context, instance, dest, migrate_data)
+            return
+        post_method(context, instance, dest, block_migration, migrate_data)
+
+    def post_live_migration_at_source(self, context, instance, network_info) -> None:
+        with self._lock:
+            self._guests.pop(instance.uuid, None)
+
+    def post_live_migration_at_destination(
+        self,
+        context,
+        instance,
+        network_info,
+        block_migration: bool = False,
+        block_device_info=None,
+    ) -> None:
+        state = (
+            power_state.PAUSED
+            if instance.vm_state == vm_states.PAUSED
+            else power_state.RUNNING
+        )
+        with self._lock:
+            self._guests[instance.uuid] = _guest_of(instance, state)
+
+    def rollback_live_migration_at_destination(
+        self,
+        context,
+        instance,
+        network_info,
+        block_device_info,
+        destroy_disks: bool = True,
+        migrate_data=None,
+    ) -> None:
+        pass
 
 
 def config_drive_dir(instance) -> str:

@@ -12,6 +12,7 @@ from nova.compute.flows import base
 from nova.compute.flows.build import BuildFlow
 from nova.compute.flows.delete import DeleteFlow
 from nova.compute.flows.images import ImagesFlow
+from nova.compute.flows.moves import MovesFlow
 from nova.compute.flows.power import PowerFlow
 from nova.compute.flows.power_sync import PowerSyncFlow
 from nova.states import machine, power_state, task_states, vm_states
@@ -30,6 +31,7 @@ class RecoveryFlow(base.Flow):
         build: BuildFlow,
         delete: DeleteFlow,
         images: ImagesFlow,
+        moves: MovesFlow,
         power: PowerFlow,
         power_sync: PowerSyncFlow,
     ) -> None:
@@ -37,6 +39,7 @@ class RecoveryFlow(base.Flow):
         self.build = build
         self.delete = delete
         self.images = images
+        self.moves = moves
         self.power = power
         self.power_sync = power_sync
 
@@ -106,6 +109,9 @@ class RecoveryFlow(base.Flow):
         )
         if transition is machine.UNSHELVE:
             self.images.fail_unshelve(context, instance, exc)
+            return
+        if transition in machine.MOVES:
+            self.moves.fail_interrupted(context, instance, exc)
             return
         failure = (transition and transition.failure) or vm_states.ERROR
         self.end_task_with_fault(context, instance, exc, failure)

@@ -190,6 +190,10 @@ _SERVER_ACTIONS = [
     {"rebuild": {"imageRef": "IMAGE", "name": "r", "adminPass": ADMIN_PASS,
                  "metadata": {"a": "b"},
                  "personality": [{"path": "/a", "contents": "YQ=="}]}},
+    {"resize": {"flavorRef": "1", "OS-DCF:diskConfig": "AUTO"}},
+    {"confirmResize": None}, {"revertResize": None},
+    {"migrate": None}, {"migrate": {"host": "compute-1"}},
+    {"os-migrateLive": {"block_migration": "auto", "host": None}},
 ]  # fmt: skip
 _SEEDS = {
     ("/servers", "POST"): [

@@ -21,7 +21,16 @@ import pytest
 from nova import context as nova_context
 from nova import exception, objects
 from nova.compute.api import base as compute_base
-from nova.compute.api import delete, guest, images, power, rebuild, rescue, servers
+from nova.compute.api import (
+    delete,
+    guest,
+    images,
+    moves,
+    power,
+    rebuild,
+    rescue,
+    servers,
+)
 from nova.conf import CONF
 from nova.policies import server_diagnostics as diagnostics_policies
 from nova.states import machine, task_states, vm_states
@@ -177,6 +186,33 @@ def _soft_delete(walk: Walk, instance) -> None:
         CONF.clear_override("reclaim_instance_interval")
 
 
+def _resize(walk: Walk, instance) -> None:
+    context = nova_context.get_admin_context()
+    try:
+        objects.Flavor.get_by_flavor_id(context, "2")
+    except exception.FlavorNotFound:
+        objects.Flavor(
+            context, name="m1.small", flavorid="2", memory_mb=1024, vcpus=1,
+            root_gb=1, ephemeral_gb=0, swap=0, disabled=False, is_public=True,
+        ).create()  # fmt: skip
+    moves.MovesAPI(image=walk.images).resize(walk.context, instance, "2")
+
+
+def _resized(method: str) -> Callable:
+    """Confirm or revert, with a finished resize to find (the state
+    machine is what may refuse)."""
+
+    def run(walk: Walk, instance) -> None:
+        with nova_context.target_cell(walk.context, walk.cell) as cctxt:
+            objects.Migration(
+                cctxt, instance_uuid=instance.uuid, status="finished",
+                source_compute=HOST, dest_compute=HOST, migration_type="resize",
+            ).create()  # fmt: skip
+        getattr(moves.MovesAPI(image=walk.images), method)(walk.context, instance)
+
+    return run
+
+
 # How each row is started through the compute API.
 RUNNERS: dict[str, Callable] = {
     "DELETE": _run(delete.DeleteAPI, "delete"),
@@ -214,6 +250,11 @@ RUNNERS: dict[str, Callable] = {
     "REBUILD": _run(rebuild.RebuildAPI, "rebuild", IMAGE_ID, None),
     "RESCUE": _run(rescue.RescueAPI, "rescue"),
     "UNRESCUE": _run(rescue.RescueAPI, "unrescue"),
+    "RESIZE": _resize,
+    "MIGRATE": _run(moves.MovesAPI, "migrate"),
+    "CONFIRM_RESIZE": _resized("confirm_resize"),
+    "REVERT_RESIZE": _resized("revert_resize"),
+    "LIVE_MIGRATE": _run(moves.MovesAPI, "live_migrate", None, False),
 }
 # Rows no API request starts: the build is started by create (its first
 # task state is checked in the create tests) and ended by the compute.

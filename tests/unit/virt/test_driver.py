@@ -52,88 +52,8 @@ UNIMPLEMENTED = {
     "extend_volume": dict(
         context=None, connection_info={}, instance=None, requested_size=2**30
     ),
-    "migrate_disk_and_power_off": dict(
-        context=None,
-        instance=None,
-        dest="192.0.2.2",
-        flavor=None,
-        network_info=[],
-        block_device_info=None,
-        timeout=0,
-        retry_interval=0,
-    ),
-    "finish_migration": dict(
-        context=None,
-        migration=None,
-        instance=None,
-        disk_info="[]",
-        network_info=[],
-        image_meta=None,
-        resize_instance=True,
-        allocations={},
-        block_device_info=None,
-        power_on=True,
-    ),
-    "confirm_migration": dict(
-        context=None, migration=None, instance=None, network_info=[]
-    ),
-    "finish_revert_migration": dict(
-        context=None,
-        instance=None,
-        network_info=[],
-        migration=None,
-        block_device_info=None,
-        power_on=True,
-    ),
-    "check_can_live_migrate_destination": dict(
-        context=None,
-        instance=None,
-        src_compute_info=None,
-        dst_compute_info=None,
-        block_migration=False,
-        disk_over_commit=False,
-    ),
-    "cleanup_live_migration_destination_check": dict(
-        context=None, dest_check_data=None
-    ),
-    "check_can_live_migrate_source": dict(
-        context=None, instance=None, dest_check_data=None, block_device_info=None
-    ),
-    "pre_live_migration": dict(
-        context=None,
-        instance=None,
-        block_device_info=None,
-        network_info=[],
-        disk_info=None,
-        migrate_data=None,
-    ),
-    "live_migration": dict(
-        context=None,
-        instance=None,
-        dest="compute-2",
-        post_method=None,
-        recover_method=None,
-        block_migration=False,
-        migrate_data=None,
-    ),
     "live_migration_force_complete": dict(instance=None),
     "live_migration_abort": dict(instance=None),
-    "post_live_migration_at_source": dict(context=None, instance=None, network_info=[]),
-    "post_live_migration_at_destination": dict(
-        context=None,
-        instance=None,
-        network_info=[],
-        block_migration=False,
-        block_device_info=None,
-    ),
-    "rollback_live_migration_at_destination": dict(
-        context=None,
-        instance=None,
-        network_info=[],
-        block_device_info=None,
-        destroy_disks=True,
-        migrate_data=None,
-    ),
 }
 
 

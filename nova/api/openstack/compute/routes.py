@@ -36,6 +36,7 @@ from nova.api.openstack.compute import (
     server_external_events,
     server_groups,
     server_metadata,
+    server_migrations,
     server_password,
     server_tags,
     servers,
@@ -200,6 +201,10 @@ ROUTES = {
         "GET": instance_actions.show
     },
     f"{V21}/servers/{{server_id}}/ips/{{network_label}}": {"GET": ips.show},
+    f"{V21}/servers/{{server_id}}/migrations": {"GET": server_migrations.index},
+    f"{V21}/servers/{{server_id}}/migrations/{{migration_id}}": {
+        "GET": server_migrations.show
+    },
     f"{V21}/servers/{{server_id}}/metadata": {
         "GET": server_metadata.index,
         "POST": server_metadata.create,

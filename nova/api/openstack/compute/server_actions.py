@@ -17,11 +17,13 @@ from nova.api.openstack.compute import (
     floating_ips,
     lock_server,
     multinic,
+    migrate_server,
     pause_server,
     rebuild_server,
     remote_consoles,
     rescue,
     security_groups,
+    resize_server,
     servers,
     shelve,
     suspend_server,
@@ -65,6 +67,11 @@ ACTIONS = {
     "removeFixedIp": multinic.remove_fixed_ip,
     "injectNetworkInfo": admin_actions.inject_network_info,
     "resetNetwork": admin_actions.reset_network,
+    "resize": resize_server.resize,
+    "confirmResize": resize_server.confirm_resize,
+    "revertResize": resize_server.revert_resize,
+    "migrate": migrate_server.migrate,
+    "os-migrateLive": migrate_server.migrate_live,
 }
 
 
