@@ -25,6 +25,7 @@ from nova.compute.api import (
     delete,
     guest,
     images,
+    interfaces,
     moves,
     power,
     rebuild,
@@ -73,8 +74,22 @@ class _Recorder:
 
         def record(*args, **kwargs):
             self.calls.append(name)
+            return ANSWERS.get(name)
 
         return record
+
+
+PORT_ID = "7e0b5c1a-2f7d-4c52-9a43-0d6c3b1e8f11"
+# What the calls whose answer the compute API reads answer.
+ANSWERS = {"attach_interface": {"id": PORT_ID}}
+
+
+class _Ports:
+    """The network service, as far as a detach asks it: the port is the
+    server's (a missing one is a 404 before any state check)."""
+
+    def show_port(self, context, instance, port_id):
+        return {"id": port_id}
 
 
 class _Images:
@@ -213,6 +228,14 @@ def _resized(method: str) -> Callable:
     return run
 
 
+def _interfaces(method: str, **kwargs) -> Callable:
+    def run(walk: Walk, instance) -> None:
+        api = interfaces.InterfacesAPI(image=walk.images, network=_Ports())
+        getattr(api, method)(walk.context, instance, **kwargs)
+
+    return run
+
+
 # How each row is started through the compute API.
 RUNNERS: dict[str, Callable] = {
     "DELETE": _run(delete.DeleteAPI, "delete"),
@@ -255,6 +278,8 @@ RUNNERS: dict[str, Callable] = {
     "CONFIRM_RESIZE": _resized("confirm_resize"),
     "REVERT_RESIZE": _resized("revert_resize"),
     "LIVE_MIGRATE": _run(moves.MovesAPI, "live_migrate", None, False),
+    "ATTACH_INTERFACE": _interfaces("attach_interface", port_id=PORT_ID),
+    "DETACH_INTERFACE": _interfaces("detach_interface", port_id=PORT_ID),
 }
 # Rows no API request starts: the build is started by create (its first
 # task state is checked in the create tests) and ended by the compute.
