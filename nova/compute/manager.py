@@ -52,6 +52,14 @@ INSTANCE_USAGE_AUDIT_INTERVAL = 60
 RESCUED_POLL_INTERVAL = 60
 
 
+# What asking for a console may answer instead: the caller's error, not ours.
+_CONSOLE_ERRORS = (
+    exception.InstanceNotFound,
+    exception.ConsoleTypeUnavailable,
+    exception.ConsoleTypeInvalid,
+)
+
+
 class ComputeManager(manager.Manager):
     target = oslo_messaging.Target(version="1.13")
 
@@ -269,29 +277,17 @@ class ComputeManager(manager.Manager):
 
     # -- 1.3: consoles --------------------------------------------------------
 
-    @oslo_messaging.expected_exceptions(
-        exception.InstanceNotFound,
-        exception.ConsoleTypeUnavailable,
-        exception.ConsoleTypeInvalid,
-    )
+    @oslo_messaging.expected_exceptions(*_CONSOLE_ERRORS)
     def get_vnc_console(self, context, instance, console_type: str) -> dict:
         return self.guest.get_vnc_console(context, instance, console_type)
 
     # -- 1.10: SPICE and serial consoles -------------------------------------
 
-    @oslo_messaging.expected_exceptions(
-        exception.InstanceNotFound,
-        exception.ConsoleTypeUnavailable,
-        exception.ConsoleTypeInvalid,
-    )
+    @oslo_messaging.expected_exceptions(*_CONSOLE_ERRORS)
     def get_spice_console(self, context, instance, console_type: str) -> dict:
         return self.guest.get_spice_console(context, instance, console_type)
 
-    @oslo_messaging.expected_exceptions(
-        exception.InstanceNotFound,
-        exception.ConsoleTypeUnavailable,
-        exception.ConsoleTypeInvalid,
-    )
+    @oslo_messaging.expected_exceptions(*_CONSOLE_ERRORS)
     def get_serial_console(self, context, instance, console_type: str) -> dict:
         return self.guest.get_serial_console(context, instance, console_type)
 

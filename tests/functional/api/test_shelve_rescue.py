@@ -95,15 +95,7 @@ def _instance(cloud, uuid):
 
 def _settled(cloud, uuid: str, vm_state: str):
     """The instance once in ``vm_state`` with no task running."""
-
-    def settled():
-        cloud.assert_running()
-        instance = _instance(cloud, uuid)
-        if instance and instance.vm_state == vm_state and instance.task_state is None:
-            return instance
-        return None
-
-    return wait_for(settled, STATE_TIMEOUT, f"{uuid} to be {vm_state}")
+    return cloud.wait_for_settled(cloud.admin, uuid, vm_state, STATE_TIMEOUT)
 
 
 def _action(cloud, uuid: str, body: dict, **kw):

@@ -440,6 +440,18 @@ class Deployment:
 
         return wait_for(settled, timeout, f"instances to reach {states}")
 
+    def wait_for_settled(self, context, uuid: str, vm_state: str, timeout: float):
+        """The instance once in ``vm_state`` with no task running."""
+
+        def settled():
+            self.assert_running()
+            found = self.find_instance(context, uuid)
+            if found and found[1].vm_state == vm_state and found[1].task_state is None:
+                return found[1]
+            return None
+
+        return wait_for(settled, timeout, f"{uuid} to be {vm_state}")
+
     def guests_on(self, context, host: str, uuids: list[str]) -> list[str]:
         """Which of ``uuids`` have a running guest on ``host``'s hypervisor,
         asked of that nova-compute over RPC (its diagnostics answer only for

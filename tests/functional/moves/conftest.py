@@ -119,15 +119,7 @@ def instance(cloud, uuid):
 
 def settled(cloud, uuid: str, vm_state: str):
     """The instance once in ``vm_state`` with no task running."""
-
-    def done():
-        cloud.assert_running()
-        found = instance(cloud, uuid)
-        if found and found.vm_state == vm_state and found.task_state is None:
-            return found
-        return None
-
-    return wait_for(done, STATE_TIMEOUT, f"{uuid} to be {vm_state}")
+    return cloud.wait_for_settled(cloud.admin, uuid, vm_state, STATE_TIMEOUT)
 
 
 def migrations(cloud, uuid: str) -> list:
