@@ -776,6 +776,10 @@ class ConfigDriveUnsupportedFormat(NovaException):
     msg_fmt = "Config drive format '%(format)s' is not supported: %(reason)s"
 
 
+class ConfigDriveBuildFailed(NovaException):
+    msg_fmt = "Could not build the config drive: %(reason)s"
+
+
 class Gone(NovaException):
     # webob's wording, which upstream's removed APIs answer with.
     msg_fmt = "This resource is no longer available.  No forwarding address is given."

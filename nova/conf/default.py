@@ -627,10 +627,11 @@ image_opts = [
         default="iso9660",
         choices=[
             ("iso9660", "An ISO 9660 image."),
-            ("vfat", "A VFAT image (not built here: the compute refuses to start)."),
+            ("vfat", "A 64 MiB VFAT image (needs dosfstools and mtools)."),
         ],
-        help="Format of config drives, as upstream names them; only iso9660 "
-        "is built (with pycdlib).",
+        help="Format of config drives, as upstream names them: iso9660 is "
+        "built in process (pycdlib), vfat with mkfs.vfat and mcopy. libvirt "
+        "attaches an iso9660 drive as a cdrom and a vfat one as a disk.",
     ),
     cfg.BoolOpt(
         "force_config_drive",

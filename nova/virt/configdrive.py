@@ -3,20 +3,27 @@
 A guest without a metadata network still finds its uuid, user_data, keys,
 vendor data, network_data.json and personality files: the same OpenStack
 and EC2 trees the metadata API serves (:mod:`nova.metadata.instance` builds
-both), written to an ISO 9660 image labelled ``config-2`` (with Rock Ridge
-and Joliet names) by pycdlib, so no external tool is needed.
+both), written to an image labelled ``config-2`` in the format of
+``[DEFAULT] config_drive_format``:
 
-Upstream's vfat format needs ``mkfs.vfat`` and a mount; it is not offered
-here and a compute configured for it refuses to start (:func:`check_format`).
+- ``iso9660`` (the default): ISO 9660 with Rock Ridge and Joliet names,
+  built in process by pycdlib;
+- ``vfat``: a 64 MiB FAT file system made by ``mkfs.vfat`` (dosfstools) and
+  filled by ``mcopy`` (mtools), so no mount and no root are needed. A
+  compute without those programs refuses to start (:func:`check_format`).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import io
 import os
 import posixpath
+import shutil
+import subprocess
+import tempfile
 
 import pycdlib
 from oslo_utils import strutils
@@ -30,19 +37,30 @@ CONF = nova.conf.CONF
 LABEL = "config-2"
 # The file of the drive in the instance's directory, as upstream names it.
 FILE_NAME = "disk.config"
-SUPPORTED_FORMATS = ("iso9660",)
+ISO9660 = "iso9660"
+VFAT = "vfat"
+# Upstream's size of a vfat config drive: room for large user_data and
+# personality files whatever the metadata holds.
+VFAT_SIZE_MIB = 64
+# The programs a vfat drive is made with, and the packages holding them.
+VFAT_TOOLS = {"mkfs.vfat": "dosfstools", "mcopy": "mtools"}
+# Seconds a drive's mkfs or copy may take.
+TOOL_TIMEOUT = 120
 
 
 def check_format() -> None:
     """:raises ConfigDriveUnsupportedFormat: ``[DEFAULT] config_drive_format``
-    names a format this compute cannot build (checked at start, so an
-    operator learns it before the first guest asks for a drive)."""
-    drive_format = CONF.config_drive_format
-    if drive_format not in SUPPORTED_FORMATS:
+    is vfat and this compute lacks the programs that make one (checked at
+    start, so an operator learns it before the first guest asks for a
+    drive)."""
+    if CONF.config_drive_format != VFAT:
+        return
+    missing = [tool for tool in VFAT_TOOLS if shutil.which(tool) is None]
+    if missing:
         raise exception.ConfigDriveUnsupportedFormat(
-            format=drive_format,
-            reason="only iso9660 config drives are built; set "
-            "[DEFAULT] config_drive_format = iso9660",
+            format=VFAT,
+            reason=f"{', '.join(missing)} not found; install "
+            f"{' and '.join(VFAT_TOOLS[tool] for tool in missing)}",
         )
 
 
@@ -133,15 +151,57 @@ def _iso_path(path: str, is_dir: bool) -> str:
     )
 
 
+def make_vfat(files: list[tuple[str, bytes]], path: str) -> None:
+    """A 64 MiB FAT image labelled ``config-2`` holding ``files`` ((path,
+    bytes), paths relative to the root, '/' separated), written to
+    ``path``."""
+    with tempfile.TemporaryDirectory(prefix="configdrive-") as tree:
+        for name, data in files:
+            target = os.path.join(tree, *name.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as stream:
+                stream.write(data)
+        # mkfs.vfat -C makes the file, so it must not exist yet.
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        _run(["mkfs.vfat", "-n", LABEL, "-C", path, str(VFAT_SIZE_MIB * 1024)])
+        tops = sorted(os.path.join(tree, entry) for entry in os.listdir(tree))
+        if tops:
+            _run(["mcopy", "-s", "-i", path, *tops, "::/"])
+
+
+def _run(argv: list[str]) -> None:
+    """Run a drive-making program.
+
+    :raises ConfigDriveBuildFailed: it failed or took too long.
+    """
+    # mtools would otherwise refuse an image whose geometry it doubts.
+    env = {**os.environ, "MTOOLS_SKIP_CHECK": "1"}
+    try:
+        subprocess.run(
+            argv, check=True, capture_output=True, timeout=TOOL_TIMEOUT, env=env
+        )
+    except subprocess.CalledProcessError as exc:
+        raise exception.ConfigDriveBuildFailed(
+            reason=f"{argv[0]}: {exc.stderr.decode(errors='replace').strip()}"
+        ) from exc
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise exception.ConfigDriveBuildFailed(reason=f"{argv[0]}: {exc}") from exc
+
+
 def write_config_drive(
     path: str, instance, injected_files=None, admin_password: str | None = None
 ) -> None:
-    """Build ``instance``'s config drive into ``path`` and record on the
-    instance that it has one (``config_drive`` "True", as the API shows)."""
+    """Build ``instance``'s config drive into ``path``, in ``[DEFAULT]
+    config_drive_format``, and record on the instance that it has one
+    (``config_drive`` "True", as the API shows)."""
     metadata = metadata_of(instance, injected_files, admin_password)
-    image = make_iso(list(metadata.config_drive_files()))
+    files = list(metadata.config_drive_files())
     partial = f"{path}.part"
-    with open(partial, "wb") as stream:
-        stream.write(image)
+    if CONF.config_drive_format == VFAT:
+        make_vfat(files, partial)
+    else:
+        with open(partial, "wb") as stream:
+            stream.write(make_iso(files))
     os.replace(partial, path)
     instance.config_drive = "True"

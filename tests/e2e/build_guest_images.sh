@@ -4,9 +4,10 @@
 #   vmlinuz            the Debian cloud kernel
 #   initramfs.cpio.gz  busybox init printing GUEST-BOOT-OK on the serial
 #                      console, powering off on the ACPI power button; with
-#                      a config-2 cdrom it prints the drive's uuid, user_data
-#                      and first personality file (CONFIG-DRIVE lines),
-#                      then runs a shell on the serial port
+#                      a config-2 drive (an iso9660 cdrom or a vfat disk) it
+#                      prints the drive's uuid, user_data and first
+#                      personality file (CONFIG-DRIVE lines), then runs a
+#                      shell on the serial port
 #   disk.qcow2         a 64 MiB disk with a marker at its start
 # Usage: build_guest_images.sh OUTPUT_DIR   (OUTPUT_DIR must not exist yet)
 set -euo pipefail
@@ -43,7 +44,8 @@ for m in drivers/virtio/virtio drivers/virtio/virtio_ring \
          drivers/virtio/virtio_pci drivers/block/virtio_blk drivers/acpi/button \
          drivers/input/evdev drivers/scsi/scsi_common drivers/scsi/scsi_mod \
          drivers/ata/libata drivers/ata/ata_piix drivers/cdrom/cdrom \
-         drivers/scsi/sr_mod fs/isofs/isofs; do
+         drivers/scsi/sr_mod fs/isofs/isofs fs/nls/nls_cp437 fs/nls/nls_ascii \
+         fs/nls/nls_utf8 fs/fat/fat fs/fat/vfat; do
     cp "$MODS/$m.ko" "$R/mods/$i-${m##*/}.ko"
     i=$((i+1))
 done
@@ -73,14 +75,22 @@ for e in /sys/class/input/event*; do
 done
 size=0; [ -b /dev/vda ] && size=$(cat /sys/block/vda/size)
 echo "GUEST-BOOT-OK uptime=$(cut -d' ' -f1 /proc/uptime) vda_sectors=$size"
-# A config drive is a cdrom labelled config-2: give the IDE probe a moment.
-n=0; while [ ! -b /dev/sr0 ] && [ $n -lt 10 ]; do sleep 0.5; n=$((n+1)); done
-cd_dev=$(findfs LABEL=config-2 2>/dev/null)
+# A config drive is a cdrom or (vfat) a disk labelled config-2: give the
+# IDE probe a moment.
+n=0; cd_dev=""
+while [ -z "$cd_dev" ] && [ $n -lt 10 ]; do
+  cd_dev=$(findfs LABEL=config-2 2>/dev/null) || { sleep 0.5; n=$((n+1)); }
+done
 mkdir -p /mnt/config
-if [ -n "$cd_dev" ] && mount -t iso9660 -o ro "$cd_dev" /mnt/config; then
+fs=""
+for t in iso9660 vfat; do
+  [ -n "$cd_dev" ] && mount -t $t -o ro "$cd_dev" /mnt/config 2>/dev/null && fs=$t && break
+done
+if [ -n "$fs" ]; then
   md=/mnt/config/openstack/latest
   uuid=$(sed -n 's/.*"uuid": "\([^"]*\)".*/\1/p' $md/meta_data.json)
   echo "CONFIG-DRIVE label=config-2 device=$cd_dev uuid=$uuid"
+  echo "CONFIG-DRIVE fs=$fs"
   [ -f $md/user_data ] && echo "CONFIG-DRIVE user_data=$(cat $md/user_data)"
   f=/mnt/config/openstack/content/0000
   [ -f $f ] && echo "CONFIG-DRIVE file0=$(cat $f)"

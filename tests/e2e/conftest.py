@@ -6,7 +6,8 @@ Debian packages once per package version (cached under
 ``nova-local-cloud``'s launcher (real Keystone, Placement, Glance, MariaDB,
 RabbitMQ, our API, scheduler and conductors) without its fake computes, and
 one nova-compute of its own on ``libvirt.LibvirtDriver`` at
-``qemu:///system``.
+``qemu:///system``; a module changes the cloud's configuration by
+overriding ``libvirt_cloud_options``.
 
 Without libvirtd these tests skip; under CI=true they fail (.ci/run starts
 libvirtd).
@@ -216,8 +217,15 @@ def _remove_domains(prefix: str) -> None:
 
 
 @pytest.fixture(scope="module")
+def libvirt_cloud_options() -> dict[str, dict[str, object]]:
+    """More nova.conf sections for the module's cloud, its compute's
+    included (a module overrides this fixture to change them)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
 def libvirt_cloud(
-    libvirt_host, tmp_path_factory
+    libvirt_host, tmp_path_factory, libvirt_cloud_options
 ) -> Iterator[tuple[LocalCloud, LibvirtCompute]]:
     """A cloud whose only compute runs the libvirt driver."""
     reason = local_cloud_fixture.unavailable_reason()
@@ -228,7 +236,10 @@ def libvirt_cloud(
     state_dir.mkdir()
     # The launcher's test settings, without fake computes.
     deployment = local_cloud_fixture.start_local_cloud(
-        state_dir, os.getpid(), computes=0
+        state_dir,
+        os.getpid(),
+        computes=0,
+        more_options=lambda settings: libvirt_cloud_options,
     )
     try:
         cloud = LocalCloud(

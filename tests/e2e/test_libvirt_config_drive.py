@@ -32,7 +32,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.mysql, pytest.mark.rabbitmq]
 MARKER = "CONFIG-DRIVE"
 
 
-def _wait_for_drive_lines(cloud, server_id: str) -> list[str]:
+def wait_for_drive_lines(cloud, server_id: str) -> list[str]:
+    """The guest's CONFIG-DRIVE lines, once it printed what it found."""
+
     def printed():
         log = _console_log(cloud, server_id)
         lines = [line.strip() for line in log.splitlines() if MARKER in line]
@@ -62,8 +64,9 @@ def test_guest_reads_its_config_drive(libvirt_cloud, image_set, flavor, tmp_path
     assert shown["config_drive"] == "True"
     assert (compute.instances_path / server_id / "disk.config").exists()
 
-    lines = _wait_for_drive_lines(cloud, server_id)
+    lines = wait_for_drive_lines(cloud, server_id)
     assert f"{MARKER} label=config-2 device=/dev/sr0 uuid={server_id}" in lines
+    assert f"{MARKER} fs=iso9660" in lines
     assert f"{MARKER} user_data=hello-from-user-data" in lines
     cloud.openstack("server", "delete", "--wait", server_id, cloud=demo,
                     json_output=False)  # fmt: skip
@@ -105,7 +108,7 @@ def test_mandatory_image_drive_carries_a_personality_file(
         server_id = response.json()["server"]["id"]
         shown = _wait_status(cloud, server_id, "ACTIVE", power_state.RUNNING)
         assert shown["config_drive"] == "True"
-        lines = _wait_for_drive_lines(cloud, server_id)
+        lines = wait_for_drive_lines(cloud, server_id)
         assert f"{MARKER} label=config-2 device=/dev/sr0 uuid={server_id}" in lines
         assert f"{MARKER} file0=personality-here" in lines
         cloud.openstack("server", "delete", "--wait", server_id, cloud=demo,

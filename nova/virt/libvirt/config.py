@@ -14,6 +14,7 @@ import datetime
 import xml.etree.ElementTree as ET
 
 import nova.conf
+from nova.virt import configdrive
 
 CONF = nova.conf.CONF
 
@@ -30,7 +31,7 @@ TCG_TB_CACHE_MIB = 32
 @dataclasses.dataclass(frozen=True)
 class GuestDisk:
     """A file-backed disk: ``vda`` root, ``vdb`` ephemeral, ``vdc`` swap,
-    or the config drive (a read-only ``cdrom``)."""
+    or the config drive (a read-only ``cdrom``, or disk for vfat)."""
 
     path: str
     target_dev: str
@@ -74,8 +75,20 @@ def cdrom_bus(machine_type: str | None) -> str:
     return "sata" if machine_type and "q35" in machine_type else "ide"
 
 
-def config_drive_disk(path: str, machine_type: str | None) -> GuestDisk:
-    """The config drive as the guest sees it: a read-only cdrom."""
+def config_drive_disk(
+    path: str, machine_type: str | None, others: tuple[GuestDisk, ...] = ()
+) -> GuestDisk:
+    """The config drive as the guest sees it, as upstream attaches it: an
+    iso9660 drive is a read-only cdrom; a vfat one a read-only virtio disk
+    named after the guest's ``others`` (``vdb`` beside a lone root disk)."""
+    if CONF.config_drive_format == configdrive.VFAT:
+        taken = {disk.target_dev for disk in others}
+        name = next(
+            f"vd{letter}"
+            for letter in "bcdefghijklmnopqrstuvwxyz"
+            if f"vd{letter}" not in taken
+        )
+        return GuestDisk(path, name, format="raw", read_only=True)
     bus = cdrom_bus(machine_type)
     return GuestDisk(
         path,

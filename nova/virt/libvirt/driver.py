@@ -253,11 +253,15 @@ class LibvirtDriver(driver.ComputeDriver):
         image_meta,
         injected_files,
         admin_password,
+        disks: list[config.GuestDisk],
         file_name: str = configdrive.FILE_NAME,
     ) -> config.GuestDisk:
+        """Write the drive and say how the guest beside ``disks`` sees it."""
         path = os.path.join(self.instance_dir(instance), file_name)
         configdrive.write_config_drive(path, instance, injected_files, admin_password)
-        return config.config_drive_disk(path, config.machine_type(image_meta))
+        return config.config_drive_disk(
+            path, config.machine_type(image_meta), tuple(disks)
+        )
 
     def _boot_files(self, context, instance) -> tuple[str | None, str | None]:
         """Cached kernel and ramdisk for direct kernel boot, if the image
@@ -337,7 +341,7 @@ class LibvirtDriver(driver.ComputeDriver):
             if configdrive.required_by(instance, image_meta):
                 disks.append(
                     self._create_config_drive(
-                        instance, image_meta, injected_files, admin_password
+                        instance, image_meta, injected_files, admin_password, disks
                     )
                 )
             domain = self._define_domain(context, instance, image_meta, disks)
@@ -499,7 +503,12 @@ class LibvirtDriver(driver.ComputeDriver):
             # its own, as upstream does.
             disks.append(
                 self._create_config_drive(
-                    instance, image_meta, [], rescue_password, RESCUE_CONFIG_DRIVE
+                    instance,
+                    image_meta,
+                    [],
+                    rescue_password,
+                    disks,
+                    RESCUE_CONFIG_DRIVE,
                 )
             )
         return self._define_domain(context, instance, image_meta, disks)

@@ -3,6 +3,7 @@ libvirt call; the disks are real qcow2 files made by qemu-img."""
 
 import json
 import os
+import shutil
 import time
 import xml.etree.ElementTree as ET
 
@@ -14,6 +15,7 @@ from nova.states import power_state
 from nova.virt import configdrive
 from nova.virt import driver as virt_driver
 from nova.virt.libvirt import config, imagebackend
+from tests.fixtures.databases import skip_or_fail
 
 CONF = nova.conf.CONF
 
@@ -370,6 +372,37 @@ def test_spawn_attaches_a_config_drive_as_a_read_only_cdrom(
     assert cdrom.find("driver").get("type") == "raw"
     assert cdrom.find("target").get("bus") == "ide"
     assert cdrom.find("readonly") is not None
+
+
+def test_spawn_attaches_a_vfat_config_drive_as_a_read_only_disk(
+    libvirt_driver, make_instance
+):
+    if not (shutil.which("mkfs.vfat") and shutil.which("mcopy")):
+        skip_or_fail("dosfstools or mtools missing (apt-get install dosfstools mtools)")
+    CONF.set_override("config_drive_format", "vfat")
+    try:
+        instance = make_instance(config_drive="True")
+        _spawn(libvirt_driver, instance)
+    finally:
+        CONF.clear_override("config_drive_format")
+    path = os.path.join(libvirt_driver.instance_dir(instance), configdrive.FILE_NAME)
+    domain = ET.fromstring(libvirt_driver._host.get_domain(instance).XMLDesc(0))
+    assert not domain.findall("devices/disk[@device='cdrom']")
+    [drive] = [
+        disk
+        for disk in domain.findall("devices/disk[@device='disk']")
+        if disk.find("source").get("file") == path
+    ]
+    assert drive.find("driver").get("type") == "raw"
+    assert drive.find("target").get("bus") == "virtio"
+    assert drive.find("readonly") is not None
+    # Named after the disks the guest already has.
+    taken = [config.GuestDisk("/r", "vda"), config.GuestDisk("/e", "vdb")]
+    CONF.set_override("config_drive_format", "vfat")
+    try:
+        assert config.config_drive_disk("/d", None, tuple(taken)).target_dev == "vdc"
+    finally:
+        CONF.clear_override("config_drive_format")
 
 
 def test_config_drive_bus_follows_the_machine_type():
