@@ -2,8 +2,8 @@
 
 One server proxies one console type: nova-novncproxy noVNC's,
 nova-spicehtml5proxy SPICE's, nova-serialproxy the serial consoles' (with
-no web client: WebSockets only). A browser loads the web client
-(``[DEFAULT] web``) from this server, then opens a WebSocket to
+a terminal page of its own). A browser loads the web client from this
+server, then opens a WebSocket to
 ``/?token=<token>``. Before the WebSocket is accepted the proxy checks
 that the page came from this proxy or an allowed origin (``[console]
 allowed_origins``), that the token is a live console token of this cell

@@ -30,8 +30,8 @@ with ``nova-cell1.conf`` then ``nova-compute-<n>.conf`` and is named
 :class:`SetupContext`.
 
 Readiness: nova-api, nova-metadata-api, nova-novncproxy and
-nova-serialproxy when their root URL answers (the serial proxy's with 405:
-it serves WebSockets only); the RPC daemons when their
+nova-serialproxy when their root URL answers (the serial proxy's with its
+terminal page); the RPC daemons when their
 log says they consume their topic (:data:`RPC_READY_LINE`, written by
 :mod:`nova.service` after the service record exists and, for a compute, its
 compute node and resource provider).

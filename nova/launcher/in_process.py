@@ -41,7 +41,7 @@ from pathlib import Path
 
 import nova.conf
 from nova import config, objects, rpc, service
-from nova.cmd import spicehtml5proxy
+from nova.cmd import serialproxy, spicehtml5proxy
 from nova.console import api as console_api
 from nova.console import websocketproxy
 from nova.launcher.progress import Progress
@@ -139,8 +139,8 @@ class InProcessNova:
                     CONF.serial_console.serialproxy_host,
                     CONF.serial_console.serialproxy_port,
                 ),
-                None,
-                None,
+                serialproxy.WEB,
+                "nova",
             ),
             (
                 "nova-spicehtml5proxy",

@@ -11,6 +11,7 @@ import pytest
 
 from nova import context as nova_context
 from nova import objects, rpc
+from nova.cmd import serialproxy
 from nova.compute import manager as compute_manager
 from nova.conf import CONF
 from nova.console import api as console_api
@@ -98,8 +99,10 @@ def consoles_enabled(serial_port):
 
 @pytest.fixture
 def serial_proxy(cell_conf):
-    """nova-serialproxy's server in cell1: WebSockets only."""
-    server = websocketproxy.NovaWebSocketProxy("127.0.0.1", 0, None, console_api.SERIAL)
+    """nova-serialproxy's server in cell1, with its terminal page."""
+    server = websocketproxy.NovaWebSocketProxy(
+        "127.0.0.1", 0, serialproxy.WEB, console_api.SERIAL
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server

@@ -124,10 +124,13 @@ def test_serial_proxy_refuses_forged_expired_and_other_tokens(
     expiring = token(ttl=1)
     time.sleep(2)
     assert _open_serial(serial_proxy, expiring).status == 403
-    # No token, no console; and the serial proxy serves no page at all.
+    # No token, no console; the root's page is the proxy's terminal, and
+    # nothing else is served.
     port = serial_proxy.server_address[1]
     assert open_websocket("127.0.0.1", port, "/").status == 403
-    assert requests.get(f"http://127.0.0.1:{port}/", timeout=10).status_code == 405
+    page = requests.get(f"http://127.0.0.1:{port}/?token=x", timeout=10)
+    assert page.status_code == 200 and 'id="screen"' in page.text
+    assert requests.get(f"http://127.0.0.1:{port}/x.js", timeout=10).status_code == 404
     assert serial_port.connections == 1
 
 

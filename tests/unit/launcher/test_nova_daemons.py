@@ -105,7 +105,7 @@ def test_declared_deployment_follows_the_deployment_contract(tmp_path):
     assert specs["nova-api"][1].probe.url == "http://127.0.0.1:8774/v2.1"
     assert specs["nova-metadata-api"][1].probe.url == "http://127.0.0.1:8775/"
     assert isinstance(specs["nova-compute-2"][1].probe, LogLineProbe)
-    # The serial proxy serves WebSockets only: its root answers 405.
+    # The serial proxy's root is its terminal page.
     assert config_files("nova-serialproxy") == [cell]
     assert specs["nova-serialproxy"][1].probe.url == "http://127.0.0.1:6083/"
     expected_ports = {
