@@ -47,7 +47,18 @@ spice_opts = [
     cfg.BoolOpt(
         "require_secure",
         default=False,
-        help="Only allow TLS-protected SPICE channels.",
+        help="Only allow TLS-protected SPICE channels: libvirt guests get "
+        "SPICE graphics whose channels are all secure (``defaultMode="
+        "secure``), which needs ``spice_tls`` and its certificates in "
+        "libvirt's qemu.conf on every compute host. Meant for spice-direct "
+        "consoles, whose clients talk SPICE to the hypervisor.",
+    ),
+    cfg.URIOpt(
+        "spice_direct_proxy_base_url",
+        default="http://127.0.0.1:13002/nova",
+        help="Public URL of the native SPICE protocol proxy that spice-direct "
+        "console URLs (microversion 2.99) start with; that proxy looks the "
+        "token up with ``GET /os-console-auth-tokens/{token}``.",
     ),
 ]
 

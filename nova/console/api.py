@@ -20,13 +20,15 @@ LOG = logging.getLogger(__name__)
 # Which console types belong to which protocol, as upstream pairs them.
 PROTOCOL_TYPES = {
     "vnc": ("novnc", "xvpvnc"),
-    "spice": ("spice-html5",),
+    "spice": ("spice-html5", "spice-direct"),
     "rdp": ("rdp-html5",),
     "serial": ("serial",),
     "mks": ("webmks",),
 }
 NOVNC = "novnc"
 SPICE_HTML5 = "spice-html5"
+# SPICE for native clients through a SPICE protocol proxy (2.99).
+SPICE_DIRECT = "spice-direct"
 SERIAL = "serial"
 
 
@@ -50,6 +52,11 @@ CONSOLES = {
         lambda: CONF.spice.enabled,
         "get_spice_console",
         lambda: CONF.spice.html5proxy_base_url,
+    ),
+    SPICE_DIRECT: ConsoleKind(
+        lambda: CONF.spice.enabled,
+        "get_spice_console",
+        lambda: CONF.spice.spice_direct_proxy_base_url,
     ),
     SERIAL: ConsoleKind(
         lambda: CONF.serial_console.enabled,

@@ -62,12 +62,13 @@ class GuestFlow(base.Flow):
 
     def get_spice_console(self, context, instance, console_type: str) -> dict:
         """Where the instance's SPICE server listens (``host``, ``port``,
-        ``tls_port`` if it has one)."""
+        ``tls_port`` if it has one), for the HTML5 proxy or a native SPICE
+        client (``spice-direct``)."""
         return self._console(
             instance,
             console_type,
             CONF.spice.enabled,
-            ("spice-html5",),
+            ("spice-html5", "spice-direct"),
             lambda: self.driver.get_spice_console(context, instance),
         )
 

@@ -62,6 +62,8 @@ class GuestConfig:
     # SPICE graphics listening there, with the guest agent's channel or not.
     spice_listen: str | None = None
     spice_agent: bool = False
+    # Every SPICE channel over TLS only ([spice] require_secure).
+    spice_secure: bool = False
     # The serial port as a TCP listener (address, port) the serial console
     # proxy connects to; its output still goes to ``console_log`` too.
     serial_tcp: tuple[str, int] | None = None
@@ -183,6 +185,7 @@ def guest_config(
         vnc_listen=CONF.vnc.server_listen if CONF.vnc.enabled else None,
         spice_listen=CONF.spice.server_listen if CONF.spice.enabled else None,
         spice_agent=CONF.spice.enabled and CONF.spice.agent_enabled,
+        spice_secure=CONF.spice.enabled and CONF.spice.require_secure,
         serial_tcp=(
             (CONF.serial_console.proxyclient_address, serial_port)
             if serial_port
@@ -280,13 +283,15 @@ def domain_xml(config: GuestConfig) -> str:
     if config.vnc_listen:
         _sub(devices, "graphics", type="vnc", autoport="yes", listen=config.vnc_listen)
     if config.spice_listen:
-        _sub(
+        spice = _sub(
             devices,
             "graphics",
             type="spice",
             autoport="yes",
             listen=config.spice_listen,
         )
+        if config.spice_secure:
+            spice.set("defaultMode", "secure")
         if config.spice_agent:
             channel = _sub(devices, "channel", type="spicevmc")
             _sub(channel, "target", type="virtio", name="com.redhat.spice.0")

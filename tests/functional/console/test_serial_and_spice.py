@@ -186,11 +186,61 @@ def test_spice_and_serial_urls_at_every_microversion(
         assert fault(response)[:2] == ("badRequest", 400), response.text
 
 
+@pytest.mark.rabbitmq
+def test_spice_direct_from_2_99(api, nova_conf, flavor, compute, consoles_enabled):
+    instance = _server(nova_conf, compute)
+    # Not a console type before 2.99: the schema refuses it.
+    response = _remote_console(api, instance, "spice", "spice-direct", "2.98")
+    assert fault(response)[:2] == ("badRequest", 400), response.text
+    response = _remote_console(api, instance, "serial", "spice-direct", "2.99")
+    assert fault(response)[:2] == ("badRequest", 400), response.text
+
+    response = _remote_console(api, instance, "spice", "spice-direct", "2.99")
+    assert response.status_code == 200, response.text
+    console = response.json()["remote_console"]
+    assert (console["protocol"], console["type"]) == ("spice", "spice-direct")
+    base = CONF.spice.spice_direct_proxy_base_url
+    assert base == "http://127.0.0.1:13002/nova"
+    assert console["url"].startswith(base + "?token=")
+    token = _token_of(console["url"])
+
+    # From 2.99 a SPICE proxy learns the TLS port of spice-direct tokens.
+    shown = api.get(
+        f"/v2.1/os-console-auth-tokens/{token}", token=ADMIN, version="2.99"
+    )
+    assert shown.status_code == 200, shown.text
+    assert shown.json()["console"] == {
+        "instance_uuid": instance.uuid,
+        "host": CONF.spice.server_proxyclient_address,
+        "port": CONF.fake_driver.spice_port,
+        "tls_port": CONF.fake_driver.spice_tls_port,
+        "internal_access_path": None,
+    }
+    older = api.get(
+        f"/v2.1/os-console-auth-tokens/{token}", token=ADMIN, version="2.98"
+    )
+    assert "tls_port" not in older.json()["console"]
+    # Not for the HTML5 console's tokens.
+    html5 = _remote_console(api, instance, "spice", "spice-html5", "2.99")
+    html5_token = _token_of(html5.json()["remote_console"]["url"])
+    shown = api.get(
+        f"/v2.1/os-console-auth-tokens/{html5_token}", token=ADMIN, version="2.99"
+    )
+    assert "tls_port" not in shown.json()["console"]
+    # Users do not read tokens.
+    denied = api.get(f"/v2.1/os-console-auth-tokens/{token}", version="2.99")
+    assert denied.status_code == 403
+
+
 def test_consoles_that_are_off_gone_or_not_ready(api, nova_conf, flavor):
     instance = _server(nova_conf)
     # [serial_console] and [spice] are off by default: 400, as upstream.
-    for protocol, console_type in (("serial", "serial"), ("spice", "spice-html5")):
-        response = _remote_console(api, instance, protocol, console_type)
+    for protocol, console_type in (
+        ("serial", "serial"),
+        ("spice", "spice-html5"),
+        ("spice", "spice-direct"),
+    ):
+        response = _remote_console(api, instance, protocol, console_type, "2.99")
         assert fault(response)[:2] == ("badRequest", 400)
         assert f"Unavailable console type {console_type}" in fault(response)[2]
     for body in (

@@ -23,16 +23,17 @@ def show(req: Request, console_token: str):
     # Before 2.31 the API showed RDP tokens only.
     if not req.is_supported("2.31") and token.console_type != "rdp-html5":
         raise exception.ConsoleDetailsNotAccessible()
-    return json_response(
-        {
-            "console": {
-                "instance_uuid": token.instance_uuid,
-                "host": token.host,
-                "port": token.port,
-                "internal_access_path": token.internal_access_path,
-            }
-        }
-    )
+    console = {
+        "instance_uuid": token.instance_uuid,
+        "host": token.host,
+        "port": token.port,
+        "internal_access_path": token.internal_access_path,
+    }
+    # From 2.99 a native SPICE proxy learns the TLS port of spice-direct
+    # consoles here.
+    if req.is_supported("2.99") and token.console_type == console_api.SPICE_DIRECT:
+        console["tls_port"] = token.tls_port
+    return json_response({"console": console})
 
 
 def delete(req: Request, console_token: str):

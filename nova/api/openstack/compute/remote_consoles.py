@@ -25,7 +25,8 @@ def _console_url(req: Request, server_id: str, protocol: str, console_type: str)
 
 @microversion.version_handler("2.6")
 @validation.body(schemas.create_v26, "2.6", "2.7")
-@validation.body(schemas.create_v28, "2.8")
+@validation.body(schemas.create_v28, "2.8", "2.98")
+@validation.body(schemas.create_v299, "2.99")
 def create(req: Request, server_id: str):
     body = req.json_body()["remote_console"]
     protocol, console_type = body["protocol"], body["type"]

@@ -133,3 +133,20 @@ def test_spice_graphics_and_agent_channel(libvirt_driver, make_instance):
     finally:
         for name, _ in overrides + [("agent_enabled", None)]:
             CONF.clear_override(name, group="spice")
+
+
+def test_spice_require_secure_makes_every_channel_tls(libvirt_driver, make_instance):
+    CONF.set_override("enabled", True, group="spice")
+    try:
+        plain = make_instance()
+        _spawn(libvirt_driver, plain)
+        spice = _xml(libvirt_driver, plain).find("devices/graphics[@type='spice']")
+        assert spice.get("defaultMode") is None
+        CONF.set_override("require_secure", True, group="spice")
+        secure = make_instance(id=2)
+        _spawn(libvirt_driver, secure)
+        spice = _xml(libvirt_driver, secure).find("devices/graphics[@type='spice']")
+        assert spice.get("defaultMode") == "secure"
+    finally:
+        CONF.clear_override("enabled", group="spice")
+        CONF.clear_override("require_secure", group="spice")

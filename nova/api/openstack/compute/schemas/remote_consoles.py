@@ -34,6 +34,12 @@ create_v28["properties"]["remote_console"]["properties"]["type"]["enum"].append(
     "webmks"
 )
 
+# 2.99 adds SPICE consoles for native clients behind a SPICE proxy.
+create_v299 = copy.deepcopy(create_v28)
+create_v299["properties"]["remote_console"]["properties"]["type"]["enum"].append(
+    "spice-direct"
+)
+
 
 def _legacy_action(action: str, console_types: list[str]) -> dict:
     return {
