@@ -46,6 +46,31 @@ function install_nova_fs {
     if [[ $NOVA_FS_COMPUTE_DRIVER == libvirt.* ]]; then
         install_package libvirt-daemon-system qemu-system-x86 python3-libvirt
     fi
+    if is_service_enabled nova-spicehtml5proxy; then
+        install_package spice-html5
+    fi
+}
+
+function nova_fs_console_config {
+    # The consoles whose proxy is enabled: on in the API (which hands out
+    # their URLs), the proxy and the compute (which gives guests them).
+    local conf=$1
+    if is_service_enabled nova-serialproxy; then
+        iniset "$conf" serial_console enabled True
+        iniset "$conf" serial_console base_url "ws://$SERVICE_HOST:$NOVA_FS_SERIALPROXY_PORT/"
+        iniset "$conf" serial_console serialproxy_host "$SERVICE_LISTEN_ADDRESS"
+        iniset "$conf" serial_console serialproxy_port "$NOVA_FS_SERIALPROXY_PORT"
+        iniset "$conf" serial_console proxyclient_address "$HOST_IP"
+    fi
+    if is_service_enabled nova-spicehtml5proxy; then
+        iniset "$conf" spice enabled True
+        iniset "$conf" spice html5proxy_base_url \
+            "http://$SERVICE_HOST:$NOVA_FS_SPICEHTML5PROXY_PORT/spice_auto.html"
+        iniset "$conf" spice html5proxy_host "$SERVICE_LISTEN_ADDRESS"
+        iniset "$conf" spice html5proxy_port "$NOVA_FS_SPICEHTML5PROXY_PORT"
+        iniset "$conf" spice server_listen "$HOST_IP"
+        iniset "$conf" spice server_proxyclient_address "$HOST_IP"
+    fi
 }
 
 function configure_nova_fs {
@@ -68,6 +93,9 @@ function configure_nova_fs {
 
     nova_fs_common_config "$NOVA_FS_CELL1_CONF" "$cell1_transport"
     iniset "$NOVA_FS_CELL1_CONF" database connection "$(database_connection_url nova_cell1)"
+
+    nova_fs_console_config "$NOVA_FS_CONF"
+    nova_fs_console_config "$NOVA_FS_CELL1_CONF"
 
     iniset "$NOVA_FS_COMPUTE_CONF" DEFAULT host "$(hostname)"
     iniset "$NOVA_FS_COMPUTE_CONF" DEFAULT compute_driver "$NOVA_FS_COMPUTE_DRIVER"
@@ -105,6 +133,9 @@ function start_nova_fs {
     run_process nova-cell1-conductor "$NOVA_FS_BIN_DIR/nova-conductor ${cell[*]}"
     run_process nova-compute \
         "$NOVA_FS_BIN_DIR/nova-compute ${cell[*]} --config-file $NOVA_FS_COMPUTE_CONF"
+    # Cell1's console proxies, if enabled (DevStack's run_process checks).
+    run_process nova-serialproxy "$NOVA_FS_BIN_DIR/nova-serialproxy ${cell[*]}"
+    run_process nova-spicehtml5proxy "$NOVA_FS_BIN_DIR/nova-spicehtml5proxy ${cell[*]}"
     if ! wait_for_service "$SERVICE_TIMEOUT" "$SERVICE_PROTOCOL://$SERVICE_HOST:$NOVA_FS_API_PORT/"; then
         die $LINENO "nova-api did not start"
     fi
@@ -138,7 +169,8 @@ function discover_nova_fs_hosts {
 
 function stop_nova_fs {
     local service
-    for service in nova-compute nova-cell1-conductor nova-conductor nova-scheduler nova-api; do
+    for service in nova-spicehtml5proxy nova-serialproxy nova-compute \
+        nova-cell1-conductor nova-conductor nova-scheduler nova-api; do
         stop_process "$service"
     done
 }
