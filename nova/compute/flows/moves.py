@@ -96,10 +96,6 @@ class MovesFlow(base.Flow):
                 with compute_utils.EventReporter(
                     context, f"compute_{event}", self.host, instance.uuid
                 ):
-                    # The three flavors are saved as one document: all are
-                    # loaded before any changes, or the others would be
-                    # written as None.
-                    instance.flavor  # noqa: B018
                     yield
             except Exception as exc:  # a cast has no caller to tell
                 LOG.exception("%s of instance %s failed", event, instance.uuid)
