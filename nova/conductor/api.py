@@ -66,3 +66,9 @@ class ComputeTaskAPI:
         self.conductor_compute_rpcapi.live_migrate_instance(
             context, instance, request_spec, block_migration, disk_over_commit
         )
+
+    def rebuild_instance(self, context, instance, **kwargs) -> None:
+        """Evacuate the instance of a dead host (a cast to the
+        superconductor; see ``rpcapi.ComputeTaskAPI.rebuild_instance`` for
+        the arguments); ``context`` is the API-level one."""
+        self.conductor_compute_rpcapi.rebuild_instance(context, instance, **kwargs)

@@ -36,6 +36,7 @@ CONF = nova.conf.CONF
 #         block_device_mapping, filter_properties and tags
 #   1.4 - migrate_server (resize and cold migration; a call)
 #   1.5 - live_migrate_instance
+#   1.6 - rebuild_instance (evacuate: recreate on another host)
 
 
 class ConductorAPI(rpc.RPCAPI):
@@ -88,7 +89,7 @@ class ComputeTaskAPI(rpc.RPCAPI):
 
     TOPIC = "conductor"
     NAMESPACE = "compute_task"
-    VERSION = "1.5"
+    VERSION = "1.6"
     UPGRADE_LEVEL = "conductor"
 
     def schedule_and_build_instances(
@@ -170,4 +171,37 @@ class ComputeTaskAPI(rpc.RPCAPI):
             request_spec=request_spec,
             block_migration=block_migration,
             disk_over_commit=disk_over_commit,
+        )
+
+    def rebuild_instance(
+        self,
+        context,
+        instance,
+        orig_image_ref: str | None,
+        image_ref: str,
+        orig_sys_metadata: dict,
+        on_shared_storage: bool,
+        new_pass: str | None,
+        host: str | None,
+        request_spec,
+        migration,
+        target_state: str | None = None,
+    ) -> None:
+        """To the superconductor: rebuild the instance of a dead host on
+        ``host`` (forced), else where the scheduler puts it (a cast).
+        Only evacuations go this way: a rebuild in place goes straight to
+        the instance's host."""
+        self.prepare(context, version="1.6").cast(
+            context,
+            "rebuild_instance",
+            instance=instance,
+            orig_image_ref=orig_image_ref,
+            image_ref=image_ref,
+            orig_sys_metadata=orig_sys_metadata,
+            on_shared_storage=on_shared_storage,
+            new_pass=new_pass,
+            host=host,
+            request_spec=request_spec,
+            migration=migration,
+            target_state=target_state,
         )

@@ -155,6 +155,9 @@ FINISHED_MIGRATION_STATUSES = (
     "done",
 )
 
+# A live migration in these may be aborted before it runs (2.65).
+QUEUED_LIVE_MIGRATION_STATUSES = ("queued", "preparing")
+
 # Filters that match a column exactly (a list matches any of its values).
 _EQUALITY_FILTERS = (
     "uuid",

@@ -43,6 +43,15 @@ class FakeGuest:
     attached_ports: list[str] = dataclasses.field(default_factory=list)
 
 
+@dataclasses.dataclass
+class FakeLiveMigration:
+    """A live migration running on this host, which an abort or a forced
+    completion ends early."""
+
+    ended: threading.Event = dataclasses.field(default_factory=threading.Event)
+    aborted: bool = False
+
+
 class FakeDriver(driver.ComputeDriver):
     """A hypervisor of one node named after ``[DEFAULT] host``."""
 
@@ -56,6 +65,8 @@ class FakeDriver(driver.ComputeDriver):
         # Guests that left this host for a resize or cold migration, kept
         # (powered off) until it is confirmed or reverted.
         self._resize_sources: dict[str, FakeGuest] = {}
+        # Live migrations from this host in progress, by instance uuid.
+        self._live_migrations: dict[str, FakeLiveMigration] = {}
 
     def init_host(self, host: str) -> None:
         configdrive.check_format()
@@ -476,15 +487,44 @@ class FakeDriver(driver.ComputeDriver):
         block_migration: bool = False,
         migrate_data=None,
     ) -> None:
-        # The guest takes as long to move as to spawn; one that is not
-        # here cannot.
-        time.sleep(CONF.fake_driver.spawn_seconds)
+        # The guest takes as long to move as to spawn, unless the move is
+        # forced to complete or aborted; one that is not here cannot.
+        migration = FakeLiveMigration()
+        with self._lock:
+            self._live_migrations[instance.uuid] = migration
+        try:
+            migration.ended.wait(CONF.fake_driver.spawn_seconds)
+        finally:
+            with self._lock:
+                self._live_migrations.pop(instance.uuid, None)
+        if migration.aborted:
+            recover_method(
+                context, instance, dest, migrate_data, migration_status="cancelled"
+            )
+            return
         try:
             self._guest(instance)
         except exception.InstanceNotFound:
             recover_method(context, instance, dest, migrate_data)
             return
         post_method(context, instance, dest, block_migration, migrate_data)
+
+    def _live_migration_of(self, instance) -> FakeLiveMigration:
+        with self._lock:
+            migration = self._live_migrations.get(instance.uuid)
+        if migration is None:
+            raise exception.NovaException(
+                f"No live migration of {instance.uuid} is running on {self._host}"
+            )
+        return migration
+
+    def live_migration_force_complete(self, instance) -> None:
+        self._live_migration_of(instance).ended.set()
+
+    def live_migration_abort(self, instance) -> None:
+        migration = self._live_migration_of(instance)
+        migration.aborted = True
+        migration.ended.set()
 
     def post_live_migration_at_source(self, context, instance, network_info) -> None:
         with self._lock:

@@ -15,6 +15,7 @@ from nova.compute.api import base, checks
 from nova.objects import migration as migration_obj
 from nova.policies import migrate_server as migrate_policies
 from nova.policies import servers as server_policies
+from nova.policies import servers_migrations as server_migrations_policies
 from nova.states import machine
 
 CONF = nova.conf.CONF
@@ -248,6 +249,69 @@ class MovesAPI(base.FlowAPI):
                 "in progress."
             )
         return migration
+
+    def live_migration_force_complete(self, context, instance, migration_id: int):
+        """Have the running live migration ``migration_id`` finish now.
+
+        :raises MigrationNotFoundForInstance: no such migration of it.
+        :raises InvalidMigrationState: (400) it is not running.
+        """
+        cctxt, cell_instance, migration = self._on_live_migration(
+            context,
+            instance,
+            migration_id,
+            machine.LIVE_MIGRATION_FORCE_COMPLETE,
+            server_migrations_policies.FORCE_COMPLETE,
+            ("running",),
+        )
+        self._compute_rpcapi().live_migration_force_complete(
+            cctxt, cell_instance, migration
+        )
+
+    def live_migration_abort(
+        self, context, instance, migration_id: int, allow_queued: bool
+    ) -> None:
+        """Stop the live migration ``migration_id``: a running one, or with
+        ``allow_queued`` (2.65) one not yet running; it ends ``cancelled``
+        with the server where it was.
+
+        :raises MigrationNotFoundForInstance: (404) no such migration of it.
+        :raises InvalidMigrationState: (400) not in a state to abort.
+        """
+        allowed = ("running",)
+        if allow_queued:
+            allowed += migration_obj.QUEUED_LIVE_MIGRATION_STATUSES
+        cctxt, cell_instance, migration = self._on_live_migration(
+            context,
+            instance,
+            migration_id,
+            machine.LIVE_MIGRATION_ABORT,
+            server_migrations_policies.DELETE,
+            allowed,
+        )
+        self._compute_rpcapi().live_migration_abort(cctxt, cell_instance, migration.id)
+
+    def _on_live_migration(
+        self, context, instance, migration_id, transition, rule, statuses
+    ):
+        """Authorize ``rule``, check the lock and the state machine, find
+        the migration in one of ``statuses`` and record the action; the
+        cell's context, instance and the migration."""
+        cctxt, cell_instance = self.on_host(context, instance, transition.action, rule)
+        base.check_lock(cell_instance)
+        machine.check(cell_instance, transition)
+        migration = objects.Migration.get_by_id_and_instance(
+            cctxt, migration_id, cell_instance.uuid
+        )
+        if migration.status not in statuses:
+            raise exception.InvalidMigrationState(
+                migration_id=migration_id,
+                instance_uuid=cell_instance.uuid,
+                state=migration.status,
+                method=transition.method,
+            )
+        self.record_action(cctxt, cell_instance, transition)
+        return cctxt, cell_instance, migration
 
     # -- both -----------------------------------------------------------------
 
