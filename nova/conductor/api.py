@@ -60,11 +60,13 @@ class ComputeTaskAPI:
         request_spec,
         block_migration: bool = False,
         disk_over_commit: bool = False,
+        host: str | None = None,
     ) -> None:
-        """Live-migrate the instance where ``request_spec`` allows; returns
-        at once (a cast to the superconductor)."""
+        """Live-migrate the instance to ``host`` (forced), else where
+        ``request_spec`` allows; returns at once (a cast to the
+        superconductor)."""
         self.conductor_compute_rpcapi.live_migrate_instance(
-            context, instance, request_spec, block_migration, disk_over_commit
+            context, instance, request_spec, block_migration, disk_over_commit, host
         )
 
     def rebuild_instance(self, context, instance, **kwargs) -> None:

@@ -129,7 +129,7 @@ class ComputeTaskManager:
     arguments (``legacy_kwargs``); BuildParameters.received converts them.
     """
 
-    target = oslo_messaging.Target(namespace="compute_task", version="1.6")
+    target = oslo_messaging.Target(namespace="compute_task", version="1.7")
 
     def __init__(self, host: str) -> None:
         self.host = host
@@ -258,10 +258,11 @@ class ComputeTaskManager:
         request_spec,
         block_migration=False,
         disk_over_commit=False,
+        host=None,
     ) -> None:
-        """Choose the destination, have it checked and the source move the
-        running guest there. When that fails the server runs where it was,
-        with a fault saying why."""
+        """Choose the destination (``host`` when forced), have it checked
+        and the source move the running guest there. When that fails the
+        server runs where it was, with a fault saying why."""
         task = live_migrate.LiveMigrationTask(
             context,
             instance,
@@ -271,6 +272,7 @@ class ComputeTaskManager:
             self.scheduler_client,
             self.compute_rpcapi,
             self.host,
+            forced_host=host,
         )
         _run(task, f"Could not live-migrate {instance.uuid}")
 

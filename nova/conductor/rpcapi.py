@@ -37,6 +37,8 @@ CONF = nova.conf.CONF
 #   1.4 - migrate_server (resize and cold migration; a call)
 #   1.5 - live_migrate_instance
 #   1.6 - rebuild_instance (evacuate: recreate on another host)
+#   1.7 - live_migrate_instance takes host (a destination forced past the
+#         scheduler)
 
 
 class ConductorAPI(rpc.RPCAPI):
@@ -89,7 +91,7 @@ class ComputeTaskAPI(rpc.RPCAPI):
 
     TOPIC = "conductor"
     NAMESPACE = "compute_task"
-    VERSION = "1.6"
+    VERSION = "1.7"
     UPGRADE_LEVEL = "conductor"
 
     def schedule_and_build_instances(
@@ -161,16 +163,20 @@ class ComputeTaskAPI(rpc.RPCAPI):
         request_spec,
         block_migration: bool,
         disk_over_commit: bool,
+        host: str | None = None,
     ) -> None:
-        """To the superconductor: live-migrate the instance where
-        ``request_spec`` allows (a cast)."""
-        self.prepare(context, version="1.5").cast(
+        """To the superconductor: live-migrate the instance to ``host``
+        (forced, unchecked by the scheduler), else where ``request_spec``
+        allows (a cast)."""
+        forced = {"host": host} if host else {}
+        self.prepare(context, version="1.7" if host else "1.5").cast(
             context,
             "live_migrate_instance",
             instance=instance,
             request_spec=request_spec,
             block_migration=block_migration,
             disk_over_commit=disk_over_commit,
+            **forced,
         )
 
     def rebuild_instance(

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from nova import exception, objects, servicegroup
 from nova.compute.api import base, checks
+from nova.objects import migration as migration_obj
 from nova.policies import evacuate as evacuate_policies
 from nova.states import machine
-
-EVACUATION = "evacuation"
 
 
 class EvacuateAPI(base.FlowAPI):
@@ -70,7 +69,7 @@ class EvacuateAPI(base.FlowAPI):
             dest_compute=host,
             instance_uuid=cell_instance.uuid,
             status="accepted",
-            migration_type=EVACUATION,
+            migration_type=migration_obj.EVACUATION,
             old_instance_type_id=cell_instance.flavor.id,
             new_instance_type_id=cell_instance.flavor.id,
             cross_cell_move=False,

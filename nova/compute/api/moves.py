@@ -193,9 +193,11 @@ class MovesAPI(base.FlowAPI):
         host: str | None,
         block_migration: bool,
         disk_over_commit: bool = False,
+        force: bool = False,
     ) -> None:
-        """Move the running server to another host (``host``, when given)
-        without stopping it; returns once the superconductor has it.
+        """Move the running server to another host (``host``, when given;
+        ``force`` skips the scheduler's check of it, 2.30 to 2.67) without
+        stopping it; returns once the superconductor has it.
 
         :raises CannotMigrateToSameHost: (400) ``host`` is its own.
         :raises Invalid: (400) no compute host ``host``.
@@ -208,13 +210,19 @@ class MovesAPI(base.FlowAPI):
         machine.check(cell_instance, transition)
         if host and host == cell_instance.host:
             raise exception.CannotMigrateToSameHost()
+        destination = checks.destination(context, host)
         request_spec = self._request_spec(
-            context, cell_instance, False, checks.destination(context, host)
+            context, cell_instance, False, None if force else destination
         )
         self.claim_task(cell_instance, transition)
         self.record_action(cctxt, cell_instance, transition)
         self._compute_task_api().live_migrate_instance(
-            context, cell_instance, request_spec, block_migration, disk_over_commit
+            context,
+            cell_instance,
+            request_spec,
+            block_migration,
+            disk_over_commit,
+            host=host if force else None,
         )
 
     # -- a server's migrations ------------------------------------------------

@@ -24,13 +24,13 @@ from nova.compute import snapshot
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
 from nova.objects import base as objects_base
+from nova.objects import migration as migration_obj
 from nova.states import machine, task_states, vm_states
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 REBUILD_EVENT = "compute_rebuild_instance"
-EVACUATION = "evacuation"
 # Evacuations whose instance the source may still hold a guest of.
 _UNCLEANED_STATUSES = ["accepted", "pre-migrating", "done"]
 
@@ -145,7 +145,7 @@ class EvacuateFlow(base.Flow):
             context,
             {
                 "source_compute": self.host,
-                "migration_type": EVACUATION,
+                "migration_type": migration_obj.EVACUATION,
                 "status": _UNCLEANED_STATUSES,
             },
         )

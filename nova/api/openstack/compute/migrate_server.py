@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from oslo_utils import strutils
 
+from nova import exception
 from nova.api.openstack import validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import migrate_server as schemas
@@ -38,11 +39,18 @@ def migrate_live(req: Request, server_id: str):
     # only when asked.
     if block_migration == "auto":
         block_migration = False
+    host = body.get("host")
+    force = False
+    if req.is_supported("2.30") and not req.is_supported("2.68"):
+        force = strutils.bool_from_string(body.get("force", False), strict=True)
+        if force and not host:
+            raise exception.Invalid("Can't force to a non-provided destination")
     moves.MovesAPI().live_migrate(
         context,
         common.get_server(context, server_id),
-        body.get("host"),
+        host,
         strutils.bool_from_string(block_migration, strict=True),
         strutils.bool_from_string(body.get("disk_over_commit", False), strict=True),
+        force=force,
     )
     return json_response(None, status=202)
