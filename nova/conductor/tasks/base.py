@@ -103,3 +103,12 @@ def claim_on_forced_host(
             reason=f"Unable to claim {resources} on the forced host "
             f"{node.host} ({node.hypervisor_hostname})"
         )
+
+
+def set_group_hosts(request_spec, instance_uuids) -> None:
+    """Tell the scheduler where the server group's other members are (the
+    instances being scheduled left out), so that its (anti-)affinity
+    filters count them."""
+    group = request_spec.instance_group if "instance_group" in request_spec else None
+    if group is not None:
+        group.hosts = group.get_hosts(exclude=instance_uuids)

@@ -112,6 +112,7 @@ class EvacuateTask(base.TaskBase):
         spec = self.request_spec
         spec.flavor = self.instance.flavor
         spec.num_instances = 1
+        base.set_group_hosts(spec, [self.instance.uuid])
         [host_list] = self.scheduler_client.select_destinations(
             self.context,
             spec,

@@ -134,6 +134,7 @@ class MigrationTask(base.TaskBase):
         spec = self.request_spec
         spec.flavor = self.flavor
         spec.num_instances = 1
+        base.set_group_hosts(spec, [self.instance.uuid])
         [host_list] = self.scheduler_client.select_destinations(
             self.context,
             spec,
