@@ -7,6 +7,7 @@ size. The size it reports is set in ``[fake_driver]``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -458,7 +459,16 @@ class FakeDriver(driver.ComputeDriver):
         block_migration: bool = False,
         disk_over_commit: bool = False,
     ) -> dict:
-        return {"block_migration": bool(block_migration), "dest": self._host}
+        data = {"block_migration": block_migration, "dest": self._host}
+        if block_migration is None:
+            # "auto": a marker in this host's instances directory; the
+            # source sees it only if the two share their storage.
+            os.makedirs(CONF.instances_path, exist_ok=True)
+            marker = f".shared-check-{instance.uuid}"
+            with open(os.path.join(CONF.instances_path, marker), "w"):
+                pass
+            data["shared_storage_marker"] = marker
+        return data
 
     def cleanup_live_migration_destination_check(
         self, context, dest_check_data
@@ -469,12 +479,24 @@ class FakeDriver(driver.ComputeDriver):
         self, context, instance, dest_check_data, block_device_info=None
     ) -> dict:
         self._guest(instance)
-        return dest_check_data
+        data = dict(dest_check_data)
+        if data.get("block_migration") is None:
+            # Copy the disks unless the destination's marker is here too.
+            marker = data.get("shared_storage_marker", "")
+            shared = bool(marker) and os.path.exists(
+                os.path.join(CONF.instances_path, marker)
+            )
+            data["block_migration"] = not shared
+        return data
 
     def pre_live_migration(
         self, context, instance, block_device_info, network_info, disk_info,
         migrate_data,
     ) -> dict:  # fmt: skip
+        marker = (migrate_data or {}).get("shared_storage_marker")
+        if marker:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(os.path.join(CONF.instances_path, marker))
         return migrate_data
 
     def live_migration(

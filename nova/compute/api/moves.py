@@ -191,13 +191,14 @@ class MovesAPI(base.FlowAPI):
         context,
         instance,
         host: str | None,
-        block_migration: bool,
+        block_migration: bool | None,
         disk_over_commit: bool = False,
         force: bool = False,
     ) -> None:
         """Move the running server to another host (``host``, when given;
         ``force`` skips the scheduler's check of it, 2.30 to 2.67) without
-        stopping it; returns once the superconductor has it.
+        stopping it, copying its disks if ``block_migration`` (None: if the
+        hosts share no storage); returns once the superconductor has it.
 
         :raises CannotMigrateToSameHost: (400) ``host`` is its own.
         :raises Invalid: (400) no compute host ``host``.

@@ -379,6 +379,13 @@ class MovesFlow(base.Flow):
         running guest; the driver calls back when it has moved (or not)."""
         with self._step(context, instance, migration, "live_migration"):
             _save_status(migration, "preparing")
+            # The source's say on the destination's check: "auto" becomes
+            # a copy of the disks or none, by whether the storage is shared.
+            migrate_data = self.driver.check_can_live_migrate_source(
+                context, instance, migrate_data
+            )
+            if migrate_data.get("block_migration") is not None:
+                block_migration = migrate_data["block_migration"]
             migrate_data = self.compute_rpcapi.pre_live_migration(
                 context, instance, block_migration, dest, migrate_data
             )

@@ -35,10 +35,11 @@ def migrate_live(req: Request, server_id: str):
     context = req.nova_context
     body = req.json_body()["os-migrateLive"]
     block_migration = body["block_migration"]
-    # "auto": the storage decides; the drivers here share none, so copy
-    # only when asked.
+    # "auto" (None): the hosts decide, by whether they share storage.
     if block_migration == "auto":
-        block_migration = False
+        block_migration = None
+    else:
+        block_migration = strutils.bool_from_string(block_migration, strict=True)
     host = body.get("host")
     force = False
     if req.is_supported("2.30") and not req.is_supported("2.68"):
@@ -49,7 +50,7 @@ def migrate_live(req: Request, server_id: str):
         context,
         common.get_server(context, server_id),
         host,
-        strutils.bool_from_string(block_migration, strict=True),
+        block_migration,
         strutils.bool_from_string(body.get("disk_over_commit", False), strict=True),
         force=force,
     )
