@@ -923,6 +923,21 @@ class CannotResizeDisk(Invalid):
     msg_fmt = "Server disk was unable to be resized because: %(reason)s"
 
 
+class InvalidMigrationState(Invalid):
+    msg_fmt = (
+        "Migration %(migration_id)s state of instance %(instance_uuid)s is "
+        "%(state)s. Cannot %(method)s while the migration is in this state."
+    )
+
+
+class ComputeServiceInUse(Invalid):
+    msg_fmt = "Compute service of %(host)s is still in use."
+
+
+class CannotEvacuateToSameHost(Invalid):
+    msg_fmt = "The target host can't be the same one."
+
+
 class CannotMigrateToSameHost(Invalid):
     msg_fmt = "Cannot migrate to the host where the server exists."
 

@@ -230,6 +230,50 @@ class AllocationMethods:
             return False
         return True
 
+    def remove_provider_from_consumer(
+        self,
+        consumer_uuid: str,
+        rp_uuid: str,
+        *,
+        context: RequestContext | None = None,
+    ) -> bool:
+        """Drop what the consumer holds on one provider, keeping the rest
+        (a move's source or destination given up); False if it held
+        nothing there.
+
+        :raises ConsumerGenerationConflict: the consumer changed
+            concurrently.
+        """
+
+        def attempt() -> bool:
+            current = self.get_allocations_for_consumer(consumer_uuid, context=context)
+            if rp_uuid not in current.allocations:
+                return False
+            body = {
+                "allocations": _resources_only(
+                    {
+                        rp: alloc
+                        for rp, alloc in current.allocations.items()
+                        if rp != rp_uuid
+                    }
+                ),
+                "project_id": current.project_id,
+                "user_id": current.user_id,
+                "consumer_generation": current.consumer_generation,
+            }
+            self._transport.request(
+                "PUT",
+                f"/allocations/{consumer_uuid}",
+                ALLOCATIONS_VERSION,
+                json=body,
+                context=context,
+            )
+            return True
+
+        return self._transport.retry_on_generation_conflict(
+            f"removing provider {rp_uuid} from consumer {consumer_uuid}", attempt
+        )
+
     def move_allocations(
         self,
         source_consumer_uuid: str,

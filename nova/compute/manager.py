@@ -25,6 +25,7 @@ from nova.compute.flows import (
     base,
     build,
     delete,
+    evacuate,
     events,
     guest,
     images,
@@ -61,7 +62,7 @@ _CONSOLE_ERRORS = (
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.13")
+    target = oslo_messaging.Target(version="1.15")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -75,6 +76,7 @@ class ComputeManager(manager.Manager):
         self.images = images.ImagesFlow(self.compute)
         self.rescue = rescue.RescueFlow(self.compute)
         self.rebuild = rebuild.RebuildFlow(self.compute)
+        self.evacuate = evacuate.EvacuateFlow(self.compute)
         self.guest = guest.GuestFlow(self.compute)
         self.host_flow = host_flows.HostFlow(self.compute)
         self.power_sync = power_sync.PowerSyncFlow(self.compute)
@@ -107,6 +109,7 @@ class ComputeManager(manager.Manager):
         self.driver.register_event_listener(self.power_sync.handle_lifecycle_event)
         self.driver.register_instance_event_listener(self.events.handle_driver_event)
         context = nova_context.get_admin_context()
+        self.evacuate.destroy_evacuated_instances(context)
         self.recovery.recover_instances(context)
         self.host_flow.update_available_resource(context)
 
@@ -342,7 +345,22 @@ class ComputeManager(manager.Manager):
         injected_files=None,
         new_pass=None,
         preserve_ephemeral=False,
+        recreate=False,
+        on_shared_storage=False,
+        migration=None,
+        scheduled_node=None,
+        target_state=None,
     ) -> None:
+        if recreate:
+            self.evacuate.rebuild_instance(
+                context,
+                instance,
+                new_pass,
+                migration,
+                scheduled_node,
+                target_state,
+            )
+            return
         self.rebuild.rebuild_instance(
             context,
             instance,
@@ -496,3 +514,11 @@ class ComputeManager(manager.Manager):
         self.moves.rollback_live_migration_at_destination(
             context, instance, migrate_data
         )
+
+    # -- 1.15: live migration, force_complete and abort ----------------------
+
+    def live_migration_force_complete(self, context, instance, migration) -> None:
+        self.moves.live_migration_force_complete(context, instance, migration)
+
+    def live_migration_abort(self, context, instance, migration_id) -> None:
+        self.moves.live_migration_abort(context, instance, migration_id)

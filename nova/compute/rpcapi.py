@@ -29,6 +29,9 @@ Version history:
   1.13 - check_can_live_migrate_destination, live_migration,
          pre_live_migration, post_live_migration_at_destination,
          rollback_live_migration_at_destination
+  1.14 - rebuild_instance takes recreate (evacuate to ``host``), with
+         on_shared_storage, migration, scheduled_node and target_state
+  1.15 - live_migration_force_complete, live_migration_abort
 
 Every version is also a service version (objects.service.SERVICE_VERSION_HISTORY).
 """
@@ -62,7 +65,7 @@ def _compute_host(host: str | None, instance) -> str:
 
 class ComputeAPI(rpc.RPCAPI):
     TOPIC = "compute"
-    VERSION = "1.13"
+    VERSION = "1.15"
     UPGRADE_LEVEL = "compute"
     # ``[upgrade_levels] compute = auto``: what the oldest nova-compute speaks.
     AUTO_CAP = ("nova-compute", "compute_rpc")
@@ -275,11 +278,32 @@ class ComputeAPI(rpc.RPCAPI):
         injected_files=None,
         new_pass: str | None = None,
         preserve_ephemeral: bool = False,
+        recreate: bool = False,
+        on_shared_storage: bool = False,
+        host: str | None = None,
+        migration=None,
+        scheduled_node: str | None = None,
+        target_state: str | None = None,
     ) -> None:
         """Destroy the guest and spawn it again from ``image_ref`` on the
         instance's host; a changed image is first checked against the host
-        (``orig_*`` restore the instance if it does not fit)."""
-        self.prepare(context, server=_compute_host(None, instance), version="1.5").cast(
+        (``orig_*`` restore the instance if it does not fit). With
+        ``recreate`` (an evacuation, 1.14) the guest is spawned on ``host``
+        instead, the instance's own host being down."""
+        evacuation = {}
+        if recreate:
+            evacuation = {
+                "recreate": True,
+                "on_shared_storage": on_shared_storage,
+                "migration": migration,
+                "scheduled_node": scheduled_node,
+                "target_state": target_state,
+            }
+        self.prepare(
+            context,
+            server=_compute_host(host, instance),
+            version="1.14" if recreate else "1.5",
+        ).cast(
             context,
             "rebuild_instance",
             instance=instance,
@@ -289,6 +313,7 @@ class ComputeAPI(rpc.RPCAPI):
             injected_files=injected_files,
             new_pass=new_pass,
             preserve_ephemeral=preserve_ephemeral,
+            **evacuation,
         )
 
     # -- 1.6 ------------------------------------------------------------------
@@ -581,4 +606,26 @@ class ComputeAPI(rpc.RPCAPI):
             "rollback_live_migration_at_destination",
             instance=instance,
             migrate_data=migrate_data,
+        )
+
+    # -- 1.15: live migration, force_complete and abort ----------------------
+
+    def live_migration_force_complete(self, context, instance, migration) -> None:
+        """On the source: make the running live migration finish now."""
+        self.prepare(context, server=migration.source_compute, version="1.15").cast(
+            context,
+            "live_migration_force_complete",
+            instance=instance,
+            migration=migration,
+        )
+
+    def live_migration_abort(self, context, instance, migration_id: int) -> None:
+        """On the instance's (source) host: stop the live migration."""
+        self.prepare(
+            context, server=_compute_host(None, instance), version="1.15"
+        ).cast(
+            context,
+            "live_migration_abort",
+            instance=instance,
+            migration_id=migration_id,
         )

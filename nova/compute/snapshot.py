@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import nova.conf
+from nova import objects
 from nova.image import api as image_api
 
 CONF = nova.conf.CONF
@@ -37,6 +38,17 @@ _NEVER_INHERITED = (
     "img_signature_key_type",
     "img_signature_certificate_uuid",
 )
+
+
+def instance_image_meta(instance):
+    """The ImageMeta of the image the instance was made from, as it
+    remembers it (no image service asked)."""
+    return objects.ImageMeta.from_dict(
+        {
+            "id": instance.image_ref,
+            **image_meta_from_system_metadata(instance.system_metadata),
+        }
+    )
 
 
 def image_meta_from_system_metadata(system_metadata: dict[str, str]) -> dict:

@@ -60,9 +60,17 @@ class ComputeTaskAPI:
         request_spec,
         block_migration: bool = False,
         disk_over_commit: bool = False,
+        host: str | None = None,
     ) -> None:
-        """Live-migrate the instance where ``request_spec`` allows; returns
-        at once (a cast to the superconductor)."""
+        """Live-migrate the instance to ``host`` (forced), else where
+        ``request_spec`` allows; returns at once (a cast to the
+        superconductor)."""
         self.conductor_compute_rpcapi.live_migrate_instance(
-            context, instance, request_spec, block_migration, disk_over_commit
+            context, instance, request_spec, block_migration, disk_over_commit, host
         )
+
+    def rebuild_instance(self, context, instance, **kwargs) -> None:
+        """Evacuate the instance of a dead host (a cast to the
+        superconductor; see ``rpcapi.ComputeTaskAPI.rebuild_instance`` for
+        the arguments); ``context`` is the API-level one."""
+        self.conductor_compute_rpcapi.rebuild_instance(context, instance, **kwargs)

@@ -20,6 +20,7 @@ import nova.conf
 from nova import exception, manager, objects
 from nova.compute import rpcapi as compute_rpcapi
 from nova.conductor.tasks import (
+    evacuate,
     live_migrate,
     migrate,
     orphaned_builds,
@@ -128,7 +129,7 @@ class ComputeTaskManager:
     arguments (``legacy_kwargs``); BuildParameters.received converts them.
     """
 
-    target = oslo_messaging.Target(namespace="compute_task", version="1.5")
+    target = oslo_messaging.Target(namespace="compute_task", version="1.7")
 
     def __init__(self, host: str) -> None:
         self.host = host
@@ -257,10 +258,11 @@ class ComputeTaskManager:
         request_spec,
         block_migration=False,
         disk_over_commit=False,
+        host=None,
     ) -> None:
-        """Choose the destination, have it checked and the source move the
-        running guest there. When that fails the server runs where it was,
-        with a fault saying why."""
+        """Choose the destination (``host`` when forced), have it checked
+        and the source move the running guest there. When that fails the
+        server runs where it was, with a fault saying why."""
         task = live_migrate.LiveMigrationTask(
             context,
             instance,
@@ -270,8 +272,46 @@ class ComputeTaskManager:
             self.scheduler_client,
             self.compute_rpcapi,
             self.host,
+            forced_host=host,
         )
         _run(task, f"Could not live-migrate {instance.uuid}")
+
+    def rebuild_instance(
+        self,
+        context,
+        instance,
+        orig_image_ref,
+        image_ref,
+        orig_sys_metadata,
+        on_shared_storage=False,
+        new_pass=None,
+        host=None,
+        request_spec=None,
+        migration=None,
+        target_state=None,
+    ) -> None:
+        """Evacuate: find or claim the destination and have
+        it rebuild the instance of a dead host. When that fails the server
+        stays where it was, with a fault saying why."""
+        task = evacuate.EvacuateTask(
+            context,
+            instance,
+            evacuate.RebuildRequest(
+                orig_image_ref=orig_image_ref,
+                image_ref=image_ref,
+                orig_sys_metadata=orig_sys_metadata,
+                on_shared_storage=on_shared_storage,
+                new_pass=new_pass,
+                target_state=target_state,
+            ),
+            host,
+            request_spec,
+            migration,
+            self.scheduler_client,
+            self.compute_rpcapi,
+            self.host,
+        )
+        _run(task, f"Could not evacuate {instance.uuid}")
 
 
 def _run(task, failure: str) -> None:

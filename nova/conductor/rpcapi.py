@@ -36,6 +36,9 @@ CONF = nova.conf.CONF
 #         block_device_mapping, filter_properties and tags
 #   1.4 - migrate_server (resize and cold migration; a call)
 #   1.5 - live_migrate_instance
+#   1.6 - rebuild_instance (evacuate: recreate on another host)
+#   1.7 - live_migrate_instance takes host (a destination forced past the
+#         scheduler)
 
 
 class ConductorAPI(rpc.RPCAPI):
@@ -88,7 +91,7 @@ class ComputeTaskAPI(rpc.RPCAPI):
 
     TOPIC = "conductor"
     NAMESPACE = "compute_task"
-    VERSION = "1.5"
+    VERSION = "1.7"
     UPGRADE_LEVEL = "conductor"
 
     def schedule_and_build_instances(
@@ -160,14 +163,51 @@ class ComputeTaskAPI(rpc.RPCAPI):
         request_spec,
         block_migration: bool,
         disk_over_commit: bool,
+        host: str | None = None,
     ) -> None:
-        """To the superconductor: live-migrate the instance where
-        ``request_spec`` allows (a cast)."""
-        self.prepare(context, version="1.5").cast(
+        """To the superconductor: live-migrate the instance to ``host``
+        (forced, unchecked by the scheduler), else where ``request_spec``
+        allows (a cast)."""
+        forced = {"host": host} if host else {}
+        self.prepare(context, version="1.7" if host else "1.5").cast(
             context,
             "live_migrate_instance",
             instance=instance,
             request_spec=request_spec,
             block_migration=block_migration,
             disk_over_commit=disk_over_commit,
+            **forced,
+        )
+
+    def rebuild_instance(
+        self,
+        context,
+        instance,
+        orig_image_ref: str | None,
+        image_ref: str,
+        orig_sys_metadata: dict,
+        on_shared_storage: bool,
+        new_pass: str | None,
+        host: str | None,
+        request_spec,
+        migration,
+        target_state: str | None = None,
+    ) -> None:
+        """To the superconductor: rebuild the instance of a dead host on
+        ``host`` (forced), else where the scheduler puts it (a cast).
+        Only evacuations go this way: a rebuild in place goes straight to
+        the instance's host."""
+        self.prepare(context, version="1.6").cast(
+            context,
+            "rebuild_instance",
+            instance=instance,
+            orig_image_ref=orig_image_ref,
+            image_ref=image_ref,
+            orig_sys_metadata=orig_sys_metadata,
+            on_shared_storage=on_shared_storage,
+            new_pass=new_pass,
+            host=host,
+            request_spec=request_spec,
+            migration=migration,
+            target_state=target_state,
         )

@@ -373,14 +373,20 @@ class Instance(base.NovaPersistentObject, base.NovaObject):
 
     # -- writing --------------------------------------------------------
 
-    def _flavor_document(self) -> str:
-        def primitive(attr):
-            if attr not in self or getattr(self, attr) is None:
+    def _flavor_document(self, stored: dict[str, Any] | None = None) -> str:
+        """The three flavors as one JSON document; a flavor this object has
+        not loaded keeps its ``stored`` value rather than becoming None."""
+
+        def primitive(attr, key):
+            if attr not in self:
+                return (stored or {}).get(key)
+            if getattr(self, attr) is None:
                 return None
             return getattr(self, attr).obj_to_primitive()
 
         return json.dumps(
-            {key: primitive(attr) for attr, key in _FLAVOR_KEYS.items()}, default=str
+            {key: primitive(attr, key) for attr, key in _FLAVOR_KEYS.items()},
+            default=str,
         )
 
     @base.remotable
@@ -505,11 +511,7 @@ class Instance(base.NovaPersistentObject, base.NovaObject):
                     session, models.InstanceSystemMetadata, self.system_metadata
                 )
             if any(attr in changes for attr in _FLAVOR_ATTRS):
-                session.execute(
-                    sa.update(models.InstanceExtra)
-                    .where(models.InstanceExtra.instance_uuid == self.uuid)
-                    .values(flavor=self._flavor_document())
-                )
+                self._save_flavors(session)
             if "info_cache" in changes and self.info_cache is not None:
                 session.execute(
                     sa.update(models.InstanceInfoCache)
@@ -519,6 +521,20 @@ class Instance(base.NovaPersistentObject, base.NovaObject):
         if "updated_at" not in changes and (columns or checking):
             self.updated_at = now
         self.obj_reset_changes(recursive=True)
+
+    def _save_flavors(self, session) -> None:
+        where = models.InstanceExtra.instance_uuid == self.uuid
+        stored = None
+        if not all(attr in self for attr in _FLAVOR_ATTRS):
+            stored = json.loads(
+                session.scalar(sa.select(models.InstanceExtra.flavor).where(where))
+                or "{}"
+            )
+        session.execute(
+            sa.update(models.InstanceExtra)
+            .where(where)
+            .values(flavor=self._flavor_document(stored))
+        )
 
     def _raise_save_conflict(self, session, expected_vm_state, expected_task_state):
         current = session.execute(

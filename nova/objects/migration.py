@@ -155,6 +155,11 @@ FINISHED_MIGRATION_STATUSES = (
     "done",
 )
 
+# The migration_type of an evacuation's record.
+EVACUATION = "evacuation"
+# A live migration in these may be aborted before it runs (2.65).
+QUEUED_LIVE_MIGRATION_STATUSES = ("queued", "preparing")
+
 # Filters that match a column exactly (a list matches any of its values).
 _EQUALITY_FILTERS = (
     "uuid",

@@ -384,6 +384,24 @@ LIVE_MIGRATE = Transition(
     task_state=task_states.MIGRATING,
 )
 
+# Rebuilding a server of a dead host on another one; a stopped server ends
+# stopped (2.95 stops any).
+EVACUATE = dataclasses.replace(REBUILD, action="evacuate")
+# Asking a running live migration to finish now, or to stop (no task state
+# of their own: the migration's status says what may be asked).
+LIVE_MIGRATION_FORCE_COMPLETE = Transition(
+    action="live_migration_force_complete",
+    vm_states=_states(vm_states.ACTIVE),
+    task_states=_states(task_states.MIGRATING),
+    method="force_complete",
+)
+LIVE_MIGRATION_ABORT = Transition(
+    action="live_migration_cancel",
+    vm_states=ANY,
+    task_states=_states(task_states.MIGRATING),
+    method="abort live migration",
+)
+
 #: The rows whose interruption the moves flow settles.
 MOVES = (RESIZE, MIGRATE, REVERT_RESIZE, LIVE_MIGRATE)
 

@@ -7,6 +7,7 @@ size. The size it reports is set in ``[fake_driver]``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -43,6 +44,15 @@ class FakeGuest:
     attached_ports: list[str] = dataclasses.field(default_factory=list)
 
 
+@dataclasses.dataclass
+class FakeLiveMigration:
+    """A live migration running on this host, which an abort or a forced
+    completion ends early."""
+
+    ended: threading.Event = dataclasses.field(default_factory=threading.Event)
+    aborted: bool = False
+
+
 class FakeDriver(driver.ComputeDriver):
     """A hypervisor of one node named after ``[DEFAULT] host``."""
 
@@ -56,6 +66,8 @@ class FakeDriver(driver.ComputeDriver):
         # Guests that left this host for a resize or cold migration, kept
         # (powered off) until it is confirmed or reverted.
         self._resize_sources: dict[str, FakeGuest] = {}
+        # Live migrations from this host in progress, by instance uuid.
+        self._live_migrations: dict[str, FakeLiveMigration] = {}
 
     def init_host(self, host: str) -> None:
         configdrive.check_format()
@@ -447,7 +459,16 @@ class FakeDriver(driver.ComputeDriver):
         block_migration: bool = False,
         disk_over_commit: bool = False,
     ) -> dict:
-        return {"block_migration": bool(block_migration), "dest": self._host}
+        data = {"block_migration": block_migration, "dest": self._host}
+        if block_migration is None:
+            # "auto": a marker in this host's instances directory; the
+            # source sees it only if the two share their storage.
+            os.makedirs(CONF.instances_path, exist_ok=True)
+            marker = f".shared-check-{instance.uuid}"
+            with open(os.path.join(CONF.instances_path, marker), "w"):
+                pass
+            data["shared_storage_marker"] = marker
+        return data
 
     def cleanup_live_migration_destination_check(
         self, context, dest_check_data
@@ -458,12 +479,24 @@ class FakeDriver(driver.ComputeDriver):
         self, context, instance, dest_check_data, block_device_info=None
     ) -> dict:
         self._guest(instance)
-        return dest_check_data
+        data = dict(dest_check_data)
+        if data.get("block_migration") is None:
+            # Copy the disks unless the destination's marker is here too.
+            marker = data.get("shared_storage_marker", "")
+            shared = bool(marker) and os.path.exists(
+                os.path.join(CONF.instances_path, marker)
+            )
+            data["block_migration"] = not shared
+        return data
 
     def pre_live_migration(
         self, context, instance, block_device_info, network_info, disk_info,
         migrate_data,
     ) -> dict:  # fmt: skip
+        marker = (migrate_data or {}).get("shared_storage_marker")
+        if marker:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(os.path.join(CONF.instances_path, marker))
         return migrate_data
 
     def live_migration(
@@ -476,15 +509,44 @@ class FakeDriver(driver.ComputeDriver):
         block_migration: bool = False,
         migrate_data=None,
     ) -> None:
-        # The guest takes as long to move as to spawn; one that is not
-        # here cannot.
-        time.sleep(CONF.fake_driver.spawn_seconds)
+        # The guest takes as long to move as to spawn, unless the move is
+        # forced to complete or aborted; one that is not here cannot.
+        migration = FakeLiveMigration()
+        with self._lock:
+            self._live_migrations[instance.uuid] = migration
+        try:
+            migration.ended.wait(CONF.fake_driver.spawn_seconds)
+        finally:
+            with self._lock:
+                self._live_migrations.pop(instance.uuid, None)
+        if migration.aborted:
+            recover_method(
+                context, instance, dest, migrate_data, migration_status="cancelled"
+            )
+            return
         try:
             self._guest(instance)
         except exception.InstanceNotFound:
             recover_method(context, instance, dest, migrate_data)
             return
         post_method(context, instance, dest, block_migration, migrate_data)
+
+    def _live_migration_of(self, instance) -> FakeLiveMigration:
+        with self._lock:
+            migration = self._live_migrations.get(instance.uuid)
+        if migration is None:
+            raise exception.NovaException(
+                f"No live migration of {instance.uuid} is running on {self._host}"
+            )
+        return migration
+
+    def live_migration_force_complete(self, instance) -> None:
+        self._live_migration_of(instance).ended.set()
+
+    def live_migration_abort(self, instance) -> None:
+        migration = self._live_migration_of(instance)
+        migration.aborted = True
+        migration.ended.set()
 
     def post_live_migration_at_source(self, context, instance, network_info) -> None:
         with self._lock:

@@ -15,6 +15,7 @@ from nova.compute.api import base, checks
 from nova.objects import migration as migration_obj
 from nova.policies import migrate_server as migrate_policies
 from nova.policies import servers as server_policies
+from nova.policies import servers_migrations as server_migrations_policies
 from nova.states import machine
 
 CONF = nova.conf.CONF
@@ -190,11 +191,14 @@ class MovesAPI(base.FlowAPI):
         context,
         instance,
         host: str | None,
-        block_migration: bool,
+        block_migration: bool | None,
         disk_over_commit: bool = False,
+        force: bool = False,
     ) -> None:
-        """Move the running server to another host (``host``, when given)
-        without stopping it; returns once the superconductor has it.
+        """Move the running server to another host (``host``, when given;
+        ``force`` skips the scheduler's check of it, 2.30 to 2.67) without
+        stopping it, copying its disks if ``block_migration`` (None: if the
+        hosts share no storage); returns once the superconductor has it.
 
         :raises CannotMigrateToSameHost: (400) ``host`` is its own.
         :raises Invalid: (400) no compute host ``host``.
@@ -207,13 +211,19 @@ class MovesAPI(base.FlowAPI):
         machine.check(cell_instance, transition)
         if host and host == cell_instance.host:
             raise exception.CannotMigrateToSameHost()
+        destination = checks.destination(context, host)
         request_spec = self._request_spec(
-            context, cell_instance, False, checks.destination(context, host)
+            context, cell_instance, False, None if force else destination
         )
         self.claim_task(cell_instance, transition)
         self.record_action(cctxt, cell_instance, transition)
         self._compute_task_api().live_migrate_instance(
-            context, cell_instance, request_spec, block_migration, disk_over_commit
+            context,
+            cell_instance,
+            request_spec,
+            block_migration,
+            disk_over_commit,
+            host=host if force else None,
         )
 
     # -- a server's migrations ------------------------------------------------
@@ -248,6 +258,69 @@ class MovesAPI(base.FlowAPI):
                 "in progress."
             )
         return migration
+
+    def live_migration_force_complete(self, context, instance, migration_id: int):
+        """Have the running live migration ``migration_id`` finish now.
+
+        :raises MigrationNotFoundForInstance: no such migration of it.
+        :raises InvalidMigrationState: (400) it is not running.
+        """
+        cctxt, cell_instance, migration = self._on_live_migration(
+            context,
+            instance,
+            migration_id,
+            machine.LIVE_MIGRATION_FORCE_COMPLETE,
+            server_migrations_policies.FORCE_COMPLETE,
+            ("running",),
+        )
+        self._compute_rpcapi().live_migration_force_complete(
+            cctxt, cell_instance, migration
+        )
+
+    def live_migration_abort(
+        self, context, instance, migration_id: int, allow_queued: bool
+    ) -> None:
+        """Stop the live migration ``migration_id``: a running one, or with
+        ``allow_queued`` (2.65) one not yet running; it ends ``cancelled``
+        with the server where it was.
+
+        :raises MigrationNotFoundForInstance: (404) no such migration of it.
+        :raises InvalidMigrationState: (400) not in a state to abort.
+        """
+        allowed = ("running",)
+        if allow_queued:
+            allowed += migration_obj.QUEUED_LIVE_MIGRATION_STATUSES
+        cctxt, cell_instance, migration = self._on_live_migration(
+            context,
+            instance,
+            migration_id,
+            machine.LIVE_MIGRATION_ABORT,
+            server_migrations_policies.DELETE,
+            allowed,
+        )
+        self._compute_rpcapi().live_migration_abort(cctxt, cell_instance, migration.id)
+
+    def _on_live_migration(
+        self, context, instance, migration_id, transition, rule, statuses
+    ):
+        """Authorize ``rule``, check the lock and the state machine, find
+        the migration in one of ``statuses`` and record the action; the
+        cell's context, instance and the migration."""
+        cctxt, cell_instance = self.on_host(context, instance, transition.action, rule)
+        base.check_lock(cell_instance)
+        machine.check(cell_instance, transition)
+        migration = objects.Migration.get_by_id_and_instance(
+            cctxt, migration_id, cell_instance.uuid
+        )
+        if migration.status not in statuses:
+            raise exception.InvalidMigrationState(
+                migration_id=migration_id,
+                instance_uuid=cell_instance.uuid,
+                state=migration.status,
+                method=transition.method,
+            )
+        self.record_action(cctxt, cell_instance, transition)
+        return cctxt, cell_instance, migration
 
     # -- both -----------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import threading
 
 from oslo_log import log as logging
 
@@ -33,6 +34,7 @@ from nova.compute import rpcapi as compute_rpcapi
 from nova.compute import snapshot
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
+from nova.objects import migration as migration_obj
 from nova.states import machine, task_states, vm_states
 
 CONF = nova.conf.CONF
@@ -85,6 +87,9 @@ class MovesFlow(base.Flow):
     def __init__(self, compute: base.ComputeHost) -> None:
         super().__init__(compute)
         self.compute_rpcapi = compute_rpcapi.ComputeAPI()
+        # Live migrations aborted before they ran, by migration id.
+        self._aborted: set[int] = set()
+        self._aborts_lock = threading.Lock()
 
     @contextlib.contextmanager
     def _step(self, context, instance, migration, event: str):
@@ -96,10 +101,6 @@ class MovesFlow(base.Flow):
                 with compute_utils.EventReporter(
                     context, f"compute_{event}", self.host, instance.uuid
                 ):
-                    # The three flavors are saved as one document: all are
-                    # loaded before any changes, or the others would be
-                    # written as None.
-                    instance.flavor  # noqa: B018
                     yield
             except Exception as exc:  # a cast has no caller to tell
                 LOG.exception("%s of instance %s failed", event, instance.uuid)
@@ -247,14 +248,7 @@ class MovesFlow(base.Flow):
                 instance,
                 disk_info,
                 [],
-                objects.ImageMeta.from_dict(
-                    {
-                        "id": instance.image_ref,
-                        **snapshot.image_meta_from_system_metadata(
-                            instance.system_metadata
-                        ),
-                    }
-                ),
+                snapshot.instance_image_meta(instance),
                 resized,
                 self.allocations(context, instance),
                 power_on=old_vm_state(instance) != vm_states.STOPPED,
@@ -385,9 +379,21 @@ class MovesFlow(base.Flow):
         running guest; the driver calls back when it has moved (or not)."""
         with self._step(context, instance, migration, "live_migration"):
             _save_status(migration, "preparing")
+            # The source's say on the destination's check: "auto" becomes
+            # a copy of the disks or none, by whether the storage is shared.
+            migrate_data = self.driver.check_can_live_migrate_source(
+                context, instance, migrate_data
+            )
+            if migrate_data.get("block_migration") is not None:
+                block_migration = migrate_data["block_migration"]
             migrate_data = self.compute_rpcapi.pre_live_migration(
                 context, instance, block_migration, dest, migrate_data
             )
+            if self._take_abort(migration):
+                self._rollback_live_migration(
+                    context, instance, dest, migrate_data, migration, "cancelled"
+                )
+                return
             _save_status(migration, "running")
             self.driver.live_migration(
                 context,
@@ -398,6 +404,37 @@ class MovesFlow(base.Flow):
                 block_migration,
                 migrate_data,
             )
+
+    def _take_abort(self, migration) -> bool:
+        """Whether an abort came for ``migration`` before it ran."""
+        with self._aborts_lock:
+            if migration.id in self._aborted:
+                self._aborted.discard(migration.id)
+                return True
+        return False
+
+    def live_migration_force_complete(self, context, instance, migration) -> None:
+        """On the source: have the running live migration finish now
+        (the driver pauses the guest or switches to post-copy)."""
+        with compute_utils.EventReporter(
+            context, "compute_live_migration_force_complete", self.host, instance.uuid
+        ):
+            self.driver.live_migration_force_complete(instance)
+
+    def live_migration_abort(self, context, instance, migration_id: int) -> None:
+        """On the source: stop the live migration ``migration_id``; one
+        not running yet is cancelled before it starts."""
+        with compute_utils.EventReporter(
+            context, "compute_live_migration_abort", self.host, instance.uuid
+        ):
+            migration = objects.Migration.get_by_id_and_instance(
+                context, migration_id, instance.uuid
+            )
+            if migration.status in migration_obj.QUEUED_LIVE_MIGRATION_STATUSES:
+                with self._aborts_lock:
+                    self._aborted.add(migration.id)
+                return
+            self.driver.live_migration_abort(instance)
 
     def pre_live_migration(self, context, instance, block_migration, migrate_data):
         """On the destination, before the guest comes."""
@@ -419,13 +456,22 @@ class MovesFlow(base.Flow):
         )
 
     def _rollback_live_migration(
-        self, context, instance, dest, migrate_data, migration
-    ) -> None:
+        self, context, instance, dest, migrate_data, migration,
+        migration_status: str = "error",
+    ) -> None:  # fmt: skip
         """The guest did not move: the destination undoes its preparation,
-        the move ends (the guest running here as it was)."""
+        the move ends (the guest running here as it was). An abort ends
+        it ``cancelled``, with no fault: nothing went wrong."""
         self.compute_rpcapi.rollback_live_migration_at_destination(
             context, instance, dest, migrate_data
         )
+        if migration_status == "cancelled":
+            self._give_back_to_instance(context, instance, migration)
+            _save_status(migration, "cancelled")
+            instance.task_state = None
+            instance.save(expected_task_state=task_states.MIGRATING)
+            LOG.info("Live migration of %s cancelled", instance.uuid)
+            return
         self._fail(
             context,
             instance,

@@ -104,6 +104,8 @@ class MigrationTask(base.TaskBase):
     migration_type: str | None = None
     #: The task state the API claimed for this move.
     task_state = task_states.RESIZE_PREP
+    #: The status the migration record starts in (upstream's per move).
+    initial_status = "pre-migrating"
 
     def _create_migration(self):
         instance = self.instance
@@ -115,7 +117,7 @@ class MigrationTask(base.TaskBase):
             source_compute=instance.host,
             source_node=instance.node,
             instance_uuid=instance.uuid,
-            status="pre-migrating",
+            status=self.initial_status,
             migration_type=migration_type,
             old_instance_type_id=instance.flavor.id,
             new_instance_type_id=self.flavor.id,
@@ -132,6 +134,7 @@ class MigrationTask(base.TaskBase):
         spec = self.request_spec
         spec.flavor = self.flavor
         spec.num_instances = 1
+        base.set_group_hosts(spec, [self.instance.uuid])
         [host_list] = self.scheduler_client.select_destinations(
             self.context,
             spec,

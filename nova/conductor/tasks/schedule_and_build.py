@@ -106,7 +106,7 @@ class ScheduleAndBuildTask(base.TaskBase):
         """A host list (the chosen host, then alternates) per instance,
         their resources claimed in Placement."""
         instance_uuids = [br.instance_uuid for br in self.build_requests]
-        _set_group_hosts(self.request_specs[0], instance_uuids)
+        base.set_group_hosts(self.request_specs[0], instance_uuids)
         try:
             return self.scheduler_client.select_destinations(
                 self.context,
@@ -239,13 +239,6 @@ class BuildInCellTask(base.TaskBase):
             except exception.InstanceNotFound:
                 pass
         bury_in_cell0(self.context, [self.build_request], exc, self.host)
-
-
-def _set_group_hosts(request_spec, instance_uuids) -> None:
-    """Tell the scheduler where the server group's other members are."""
-    group = request_spec.instance_group if "instance_group" in request_spec else None
-    if group is not None:
-        group.hosts = group.get_hosts(exclude=instance_uuids)
 
 
 def bury_in_cell0(context, build_requests, exc: BaseException, host: str) -> None:

@@ -23,6 +23,7 @@ from nova import exception, objects
 from nova.compute.api import base as compute_base
 from nova.compute.api import (
     delete,
+    evacuate,
     guest,
     images,
     interfaces,
@@ -236,6 +237,37 @@ def _interfaces(method: str, **kwargs) -> Callable:
     return run
 
 
+def _on_live_migration(method: str, *args) -> Callable:
+    """Force-complete or abort, with a running live migration to find
+    (the state machine is what may refuse)."""
+
+    def run(walk: Walk, instance) -> None:
+        with nova_context.target_cell(walk.context, walk.cell) as cctxt:
+            migration = objects.Migration(
+                cctxt, instance_uuid=instance.uuid, status="running",
+                source_compute=HOST, dest_compute="other",
+                migration_type="live-migration",
+            )  # fmt: skip
+            migration.create()
+        api = moves.MovesAPI(image=walk.images)
+        getattr(api, method)(walk.context, instance, migration.id, *args)
+
+    return run
+
+
+def _evacuate(walk: Walk, instance) -> None:
+    """Evacuate, the server's host forced down (its compute being up is
+    checked after the state, as upstream does)."""
+    with nova_context.target_cell(walk.context, walk.cell) as cctxt:
+        service = objects.Service.get_by_compute_host(cctxt, HOST)
+        if not service.forced_down:
+            service.forced_down = True
+            service.save()
+    evacuate.EvacuateAPI(image=walk.images).evacuate(
+        walk.context, instance, None, on_shared_storage=False, admin_password="pw"
+    )
+
+
 # How each row is started through the compute API.
 RUNNERS: dict[str, Callable] = {
     "DELETE": _run(delete.DeleteAPI, "delete"),
@@ -278,6 +310,11 @@ RUNNERS: dict[str, Callable] = {
     "CONFIRM_RESIZE": _resized("confirm_resize"),
     "REVERT_RESIZE": _resized("revert_resize"),
     "LIVE_MIGRATE": _run(moves.MovesAPI, "live_migrate", None, False),
+    "EVACUATE": _evacuate,
+    "LIVE_MIGRATION_FORCE_COMPLETE": _on_live_migration(
+        "live_migration_force_complete"
+    ),
+    "LIVE_MIGRATION_ABORT": _on_live_migration("live_migration_abort", False),
     "ATTACH_INTERFACE": _interfaces("attach_interface", port_id=PORT_ID),
     "DETACH_INTERFACE": _interfaces("detach_interface", port_id=PORT_ID),
 }

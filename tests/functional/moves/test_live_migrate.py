@@ -16,6 +16,7 @@ from tests.functional.moves.conftest import (
     boot,
     instance,
     migration_ended,
+    migrations,
     provider,
     settled,
 )
@@ -90,3 +91,54 @@ def test_live_migrate_a_running_then_a_paused_server(cloud):
     back = wait_for(moved_back, 60, "the server to be back on its first host")
     assert back.power_state == 3
     assert allocations(cloud, uuid) == {provider(cloud, source): SMALL_RESOURCES}
+
+
+def test_a_forced_host_skips_the_scheduler_but_is_claimed(cloud):
+    uuid = boot(cloud)
+    source = instance(cloud, uuid).host
+    [dest] = [host for host in cloud.hosts if host != source]
+
+    def live_migrate(body, version):
+        return action(
+            cloud, uuid, {"os-migrateLive": body}, token=ADMIN, version=version
+        )
+
+    response = live_migrate(
+        {"block_migration": "auto", "host": None, "force": True}, "2.30"
+    )
+    assert response.status_code == 400, response.text
+    assert "non-provided destination" in fault(response)[2]
+    response = live_migrate(
+        {"block_migration": "auto", "host": dest, "force": True}, "2.68"
+    )
+    assert response.status_code == 400, response.text
+
+    # The scheduler takes no disabled host ...
+    response = cloud.api.put(
+        "/v2.1/os-services/disable",
+        {"host": dest, "binary": "nova-compute"},
+        token=ADMIN,
+    )
+    assert response.status_code == 200, response.text
+    response = live_migrate({"block_migration": "auto", "host": dest}, "2.30")
+    assert response.status_code == 202, response.text
+    migration_ended(cloud, uuid, "error")
+    stayed = settled(cloud, uuid, vm_states.ACTIVE)
+    assert stayed.host == source
+    assert allocations(cloud, uuid) == {provider(cloud, source): SMALL_RESOURCES}
+
+    # ... which a forced one does not ask.
+    body = {"block_migration": "auto", "host": dest, "force": True}
+    response = live_migrate(body, "2.30")
+    assert response.status_code == 202, response.text
+
+    def completed():
+        listed = [m for m in migrations(cloud, uuid) if m.status == "completed"]
+        return listed[0] if listed else None
+
+    migration = wait_for(completed, 60, "the forced live migration to complete")
+    moved = settled(cloud, uuid, vm_states.ACTIVE)
+    assert moved.host == dest
+    assert migration.dest_compute == dest
+    assert allocations(cloud, uuid) == {provider(cloud, dest): SMALL_RESOURCES}
+    assert allocations(cloud, migration.uuid) == {}

@@ -89,6 +89,25 @@ def test_claim_for_consumer_with_allocations_doubles_up(
     assert placement_client.get_provider_usages(destination)["VCPU"] == 2 + 1
 
 
+def test_remove_one_provider_keeps_the_others(
+    placement_client, make_provider, host, project
+):
+    """An evacuated instance gives up its source, keeping its destination."""
+    destination = make_provider({"VCPU": 4, "MEMORY_MB": 2048})
+    instance = _new_uuid()
+    placement_client.claim_resources(instance, _request(host, VCPU=2), project, "u")
+    placement_client.claim_resources(
+        instance, _request(destination, VCPU=2), project, "u"
+    )
+
+    assert placement_client.remove_provider_from_consumer(instance, host)
+
+    allocations = placement_client.get_allocations_for_consumer(instance)
+    assert allocations.allocations.keys() == {destination}
+    assert placement_client.get_provider_usages(host)["VCPU"] == 0
+    assert not placement_client.remove_provider_from_consumer(instance, host)
+
+
 def test_remove_allocations_brings_usages_to_zero(placement_client, host, project):
     consumers = [_new_uuid(), _new_uuid()]
     for consumer in consumers:

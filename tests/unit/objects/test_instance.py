@@ -128,6 +128,22 @@ def test_save_writes_changed_dicts_and_flavor(ctxt):
     assert loaded.new_flavor.memory_mb == 2048
 
 
+def test_save_of_one_flavor_keeps_the_flavors_not_loaded(ctxt):
+    instance = _create(ctxt)
+    instance.new_flavor = _flavor("large", 2048)
+    instance.save()
+    plain = objects.Instance.get_by_uuid(ctxt, instance.uuid, expected_attrs=[])
+    plain.old_flavor = _flavor("tiny", 256)
+    assert "flavor" not in plain and "new_flavor" not in plain
+    plain.save()
+    loaded = objects.Instance.get_by_uuid(
+        ctxt, instance.uuid, expected_attrs=["flavor"]
+    )
+    assert loaded.flavor.name == "small"
+    assert loaded.old_flavor.memory_mb == 256
+    assert loaded.new_flavor.memory_mb == 2048
+
+
 def test_destroy_soft_deletes_and_checks_the_host(ctxt):
     instance = _create(ctxt, host="h1")
     moved = objects.Instance.get_by_uuid(ctxt, instance.uuid)

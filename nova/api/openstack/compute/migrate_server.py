@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from oslo_utils import strutils
 
+from nova import exception
 from nova.api.openstack import validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import migrate_server as schemas
@@ -34,15 +35,23 @@ def migrate_live(req: Request, server_id: str):
     context = req.nova_context
     body = req.json_body()["os-migrateLive"]
     block_migration = body["block_migration"]
-    # "auto": the storage decides; the drivers here share none, so copy
-    # only when asked.
+    # "auto" (None): the hosts decide, by whether they share storage.
     if block_migration == "auto":
-        block_migration = False
+        block_migration = None
+    else:
+        block_migration = strutils.bool_from_string(block_migration, strict=True)
+    host = body.get("host")
+    force = False
+    if req.is_supported("2.30") and not req.is_supported("2.68"):
+        force = strutils.bool_from_string(body.get("force", False), strict=True)
+        if force and not host:
+            raise exception.Invalid("Can't force to a non-provided destination")
     moves.MovesAPI().live_migrate(
         context,
         common.get_server(context, server_id),
-        body.get("host"),
-        strutils.bool_from_string(block_migration, strict=True),
+        host,
+        block_migration,
         strutils.bool_from_string(body.get("disk_over_commit", False), strict=True),
+        force=force,
     )
     return json_response(None, status=202)

@@ -203,7 +203,11 @@ ROUTES = {
     f"{V21}/servers/{{server_id}}/ips/{{network_label}}": {"GET": ips.show},
     f"{V21}/servers/{{server_id}}/migrations": {"GET": server_migrations.index},
     f"{V21}/servers/{{server_id}}/migrations/{{migration_id}}": {
-        "GET": server_migrations.show
+        "GET": server_migrations.show,
+        "DELETE": server_migrations.delete,
+    },
+    f"{V21}/servers/{{server_id}}/migrations/{{migration_id}}/action": {
+        "POST": server_migrations.action
     },
     f"{V21}/servers/{{server_id}}/metadata": {
         "GET": server_metadata.index,

@@ -14,6 +14,7 @@ from nova.api.openstack.compute import (
     console_output,
     create_image,
     deferred_delete,
+    evacuate,
     floating_ips,
     lock_server,
     migrate_server,
@@ -72,6 +73,7 @@ ACTIONS = {
     "revertResize": resize_server.revert_resize,
     "migrate": migrate_server.migrate,
     "os-migrateLive": migrate_server.migrate_live,
+    "evacuate": evacuate.evacuate,
 }
 
 

@@ -3,7 +3,8 @@ progress, for admins (2.23).
 
 2.59 shows each migration's uuid; 2.80 the user and project that started
 it. Other moves, and live migrations that are over, are in
-``/os-migrations``.
+``/os-migrations``. A running one may be forced to complete (2.22) or
+aborted (2.24; 2.65 also before it runs).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from nova import exception
 from nova.api.openstack import microversion, validation
 from nova.api.openstack.compute import common
 from nova.api.openstack.compute.schemas import parameter_types
+from nova.api.openstack.compute.schemas import server_migrations as schemas
 from nova.api.openstack.request import Request, json_response
 from nova.compute.api import moves
 from nova.policies import servers_migrations as policies
@@ -79,3 +81,34 @@ def show(req: Request, server_id: str, migration_id: str):
         req.nova_context, instance, _migration_id(migration_id, server_id)
     )
     return json_response({"migration": _view(req, migration)})
+
+
+@microversion.version_handler("2.22")
+@validation.body(schemas.force_complete)
+def action(req: Request, server_id: str, migration_id: str):
+    """``{"force_complete": null}``: finish the running live migration now
+    (202). A migration that is not the server's is a 400, as upstream."""
+    context = req.nova_context
+    try:
+        moves.MovesAPI().live_migration_force_complete(
+            context,
+            common.get_server(context, server_id),
+            _migration_id(migration_id, server_id),
+        )
+    except exception.MigrationNotFoundForInstance as exc:
+        raise exception.Invalid(exc.format_message()) from exc
+    return json_response(None, status=202)
+
+
+@microversion.version_handler("2.24")
+def delete(req: Request, server_id: str, migration_id: str):
+    """Abort the live migration (202): a running one; from 2.65 one not
+    yet running too."""
+    context = req.nova_context
+    moves.MovesAPI().live_migration_abort(
+        context,
+        common.get_server(context, server_id),
+        _migration_id(migration_id, server_id),
+        allow_queued=req.is_supported("2.65"),
+    )
+    return json_response(None, status=202)

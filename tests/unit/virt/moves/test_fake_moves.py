@@ -1,9 +1,13 @@
 """Resize and cold migration on the fake driver, on one host (the same-host
-resize) and the refusal to shrink a disk."""
+resize) and the refusal to shrink a disk; live migration's ``auto`` block
+migration decided by shared storage."""
+
+import contextlib
 
 import pytest
 
 from nova import exception, objects
+from nova.conf import CONF
 from nova.states import power_state
 from nova.virt import fake
 
@@ -77,3 +81,44 @@ def test_a_disk_does_not_shrink_and_the_guest_is_left_running(virt):
         virt.migrate_disk_and_power_off(None, instance, "192.0.2.1", smaller, [])
     assert "Unable to resize disk down" in str(raised.value.inner_exception)
     assert virt.get_info(instance).state == power_state.RUNNING
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_auto_block_migration_copies_disks_unless_storage_is_shared(
+    virt, tmp_path, shared
+):
+    """``block_migration: auto`` (None): the destination leaves a marker
+    in its instances directory, the source looks for it in its own."""
+    instance = _instance()
+    virt.spawn(None, instance, None, [], None, {})
+    destination = fake.FakeDriver()
+    destination.init_host("h2")
+    dest_path, source_path = tmp_path / "dest", tmp_path / "source"
+    with _instances_path(dest_path):
+        data = destination.check_can_live_migrate_destination(
+            None, instance, None, None, block_migration=None
+        )
+    with _instances_path(dest_path if shared else source_path):
+        data = virt.check_can_live_migrate_source(None, instance, data)
+    assert data["block_migration"] is (not shared)
+    with _instances_path(dest_path):
+        destination.pre_live_migration(None, instance, None, [], None, data)
+    assert list(dest_path.iterdir()) == []
+
+
+def test_an_explicit_block_migration_is_kept(virt):
+    instance = _instance()
+    virt.spawn(None, instance, None, [], None, {})
+    data = virt.check_can_live_migrate_destination(
+        None, instance, None, None, block_migration=True
+    )
+    assert virt.check_can_live_migrate_source(None, instance, data)["block_migration"]
+
+
+@contextlib.contextmanager
+def _instances_path(path):
+    CONF.set_override("instances_path", str(path))
+    try:
+        yield
+    finally:
+        CONF.clear_override("instances_path")
