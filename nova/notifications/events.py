@@ -1,5 +1,5 @@
 """Notifications about things other than an instance's life: services,
-flavors, key pairs, server groups, aggregates, instance locks. Each is one
+flavors, key pairs, server groups, aggregates, scheduling. Each is one
 call at the place the change is made; none ever raises."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from nova.notifications import notifier
 from nova.notifications.payloads.aggregate import AggregatePayload
 from nova.notifications.payloads.flavor import FlavorPayload
 from nova.notifications.payloads.keypair import KeypairPayload
+from nova.notifications.payloads.request_spec import RequestSpecPayload
 from nova.notifications.payloads.server_group import ServerGroupPayload
 from nova.notifications.payloads.service import ServiceStatusPayload
 
@@ -94,3 +95,14 @@ def aggregate(context, aggregate, action: str):
     _aggregate(context, aggregate, action, "start")
     yield
     _aggregate(context, aggregate, action, "end")
+
+
+def select_destinations(context, spec, phase: str) -> None:
+    """``scheduler.select_destinations.<start|end>`` for the request
+    ``spec``, from this scheduler."""
+    notifier.emit(
+        context,
+        f"nova-scheduler:{CONF.host}",
+        f"scheduler.select_destinations.{phase}",
+        lambda: RequestSpecPayload.from_request_spec(spec),
+    )

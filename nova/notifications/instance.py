@@ -87,6 +87,45 @@ def action(context, instance, host: str | None, action: str, **fields: Any):
     notify_action(context, instance, host, action, END, **fields)
 
 
+# Task states of a resize or cold migration: a failure then is announced
+# as instance.resize.error.
+_RESIZE_TASK_STATES = frozenset(
+    {"resize_prep", "resize_migrating", "resize_migrated", "resize_finish"}
+)
+
+
+def move(context, instance, host: str, event: str) -> None:
+    """``instance.<event>`` of a step of a move on ``host``: ``event`` is
+    ``<action>.<start|end>`` with the action one of resize, resize_finish,
+    resize_confirm, resize_revert, live_migration_pre, live_migration_post,
+    live_migration_post_dest, live_migration_rollback,
+    live_migration_rollback_dest."""
+    action, phase = event.rsplit(".", 1)
+    notify_action(context, instance, host, action, phase)
+
+
+def resize_prep(context, instance, host: str, new_flavor, phase: str) -> None:
+    """``instance.resize_prep.<phase>`` on the destination, with the
+    flavor the instance is being resized to."""
+    notify_action(
+        context,
+        instance,
+        host,
+        "resize_prep",
+        phase,
+        payload_class=payloads.InstanceActionResizePrepPayload,
+        new_flavor=new_flavor,
+    )
+
+
+def move_failed(context, instance, host: str, exc: BaseException) -> None:
+    """``instance.resize.error`` when a resize or cold migration step
+    failed with ``exc`` (a live migration's failure has its rollback
+    events instead)."""
+    if instance.task_state in _RESIZE_TASK_STATES:
+        notify_action(context, instance, host, "resize", ERROR, exc)
+
+
 def notify_update(
     instance,
     host: str | None,
@@ -123,7 +162,6 @@ def notify_update(
             audit_period=payloads.AuditPeriodPayload(
                 audit_period_beginning=beginning, audit_period_ending=ending
             ),
-            bandwidth=[],
             old_display_name=None,
             tags=[tag.tag for tag in instance.tags] if instance.tags else [],
         )
@@ -148,7 +186,6 @@ def notify_exists(context, instance, host: str, begin, end) -> None:
             audit_period=payloads.AuditPeriodPayload(
                 audit_period_beginning=begin, audit_period_ending=end
             ),
-            bandwidth=[],
         )
 
     def legacy():
