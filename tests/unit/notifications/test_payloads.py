@@ -251,9 +251,19 @@ def test_request_spec_payload_with_its_image_and_flavor(ctxt):
         flavor=_flavor(), image=image, num_instances=1, ignore_hosts=None,
         force_hosts=["compute-a"], force_nodes=None, retry=None,
         instance_group=None, scheduler_hints={"group": ["g1"]},
-        requested_destination=None,
+        requested_destination=objects.Destination(
+            host="compute-b", node="compute-b",
+            cell=objects.CellMapping(
+                uuid="2c4a7d59-1c55-4a8e-8f3b-0d7e2b1f6a90", name="cell1",
+                transport_url="rabbit://secret@mq", database_connection="x",
+            ),
+        ),
     )  # fmt: skip
     data = _check(RequestSpecPayload.from_request_spec(spec))
+    destination = data["requested_destination"]["nova_object.data"]
+    assert destination["host"] == "compute-b"
+    # The cell without its URLs (they hold passwords).
+    assert set(destination["cell"]["nova_object.data"]) == {"uuid", "name", "disabled"}
     assert data["force_hosts"] == "compute-a"
     assert data["scheduler_hints"] == {"group": ["g1"]}
     image_data = data["image"]["nova_object.data"]
