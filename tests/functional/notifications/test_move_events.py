@@ -57,6 +57,14 @@ def test_resize_migrate_and_live_migrate_are_announced_in_order(cloud):  # noqa:
         first = instance(cloud, uuid).host
         [second] = [host for host in cloud.hosts if host != first]
 
+        # No host has room for it: refused, and the conductor says why.
+        response = action(cloud, uuid, {"resize": {"flavorRef": "huge"}})
+        assert response.status_code == 400, response.text
+        failed = heard.wait_for(
+            "compute_task.migrate_server.error", uuid, key="instance_uuid"
+        )
+        settled(cloud, uuid, vm_states.ACTIVE)
+
         _accepted(action(cloud, uuid, {"resize": {"flavorRef": "medium"}}))
         settled(cloud, uuid, vm_states.RESIZED)
         _accepted(action(cloud, uuid, {"confirmResize": None}))
@@ -97,11 +105,16 @@ def test_resize_migrate_and_live_migrate_are_announced_in_order(cloud):  # noqa:
     # Every notification heard has its sample (the scheduler's included).
     notification_samples.check_all(heard.received)
     scheduled = [n for n in heard.received if n["event_type"].startswith("scheduler.")]
-    # The boot and each move (a named host is checked by the scheduler).
+    # The boot, the resize no host fits (no end), and each move (a named
+    # host is checked by the scheduler too).
+    pair = ["scheduler.select_destinations.start", "scheduler.select_destinations.end"]
     assert [n["event_type"] for n in scheduled] == [
+        *pair,
         "scheduler.select_destinations.start",
-        "scheduler.select_destinations.end",
-    ] * 4
+        *pair * 3,
+    ]
+    reason = failed["payload"]["nova_object.data"]["reason"]["nova_object.data"]
+    assert reason["exception"] == "NoValidHost"
     assert {n["payload"]["nova_object.data"]["instance_uuid"] for n in scheduled} == {
         uuid
     }

@@ -4,8 +4,10 @@ field for field, with the values taken from the right places."""
 from __future__ import annotations
 
 import datetime
+import sys
 
 import pytest
+from oslo_messaging._drivers import common as rpc_common
 
 from nova import context, crypto, exception, objects
 from nova.notifications.payloads import instance as payloads
@@ -298,3 +300,15 @@ def test_update_and_exists_payloads_have_no_bandwidth(ctxt):
         tags=["web"],
     )
     assert "bandwidth" not in _check(update)
+
+
+def test_a_fault_raised_across_rpc_keeps_its_name_and_message(ctxt):
+    try:
+        raise exception.NoValidHost(reason="no room")
+    except exception.NoValidHost:
+        wire = rpc_common.serialize_remote_exception(sys.exc_info())
+    remote = rpc_common.deserialize_remote_exception(wire, ["nova.exception"])
+    assert type(remote).__name__ == "NoValidHost_Remote"
+    data = _check(ExceptionPayload.from_exception(remote))
+    assert data["exception"] == "NoValidHost"
+    assert data["exception_message"] == "No valid host was found. no room"
