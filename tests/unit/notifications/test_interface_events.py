@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from nova import context, exception, objects
-from nova.states import task_states
+from nova import context, exception
 from nova.virt import fake
 from tests.fixtures import notification_samples
 from tests.unit.network.test_interfaces_flow import (  # noqa: F401  (fixtures)
     PORT,
     _attaching,
+    _detaching,
     active,
     compute,
     network,
@@ -39,11 +39,7 @@ def test_attach_and_detach_are_announced(compute, network, active, sent):
     before = len(sent)
     compute.attach_interface(ctxt, instance, None, PORT, None)
     instance.refresh()
-    instance.task_state = task_states.INTERFACE_DETACHING
-    instance.save()
-    objects.InstanceAction.action_start(
-        ctxt, instance.uuid, "detach_interface", want_result=False
-    )
+    _detaching(ctxt, instance)
     compute.detach_interface(ctxt, instance, PORT)
 
     received = sent.refresh()[before:]
