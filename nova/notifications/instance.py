@@ -26,6 +26,22 @@ LOG = logging.getLogger(__name__)
 
 START, END, ERROR = "start", "end", "error"
 
+# Upstream's unversioned names of the move steps, where they differ from
+# the versioned ones (None: versioned only).
+_LEGACY_ACTIONS: dict[str, str | None] = {
+    "resize_prep": "resize.prep",
+    "resize_finish": "finish_resize",
+    "resize_confirm": "resize.confirm",
+    "resize_revert": "resize.revert",
+    "live_migration_pre": "live_migration.pre",
+    "live_migration_post": "live_migration._post",
+    "live_migration_post_dest": "live_migration.post.dest",
+    "live_migration_rollback": "live_migration._rollback",
+    "live_migration_rollback_dest": "live_migration.rollback.dest",
+    "interface_attach": None,
+    "interface_detach": None,
+}
+
 
 def publisher_id(binary: str, host: str | None = None) -> str:
     """``nova-compute:<host>``, ``nova-api:<host>`` ... as upstream names them."""
@@ -53,13 +69,15 @@ def notify_action(
         return payload_class(context, instance, fault, **fields)
 
     priority = "ERROR" if exception is not None else None
+    legacy_action = _LEGACY_ACTIONS.get(action, action)
     notifier.emit(
         context,
         publisher_id(binary, host),
         event_type,
         build,
-        lambda: legacy_payload(instance),
+        (lambda: legacy_payload(instance)) if legacy_action else None,
         priority,
+        legacy_event_type=f"instance.{legacy_action}" + (f".{phase}" if phase else ""),
     )
 
 
