@@ -39,7 +39,8 @@ class NotificationPayloadBase(ovo_base.VersionedObject):
         for name, (source, attribute) in self.SCHEMA.items():
             obj = sources[source]
             if isinstance(obj, ovo_base.VersionedObject) and not (
-                obj.obj_attr_is_set(attribute) or attribute in obj.obj_extra_fields
+                (attribute in obj.obj_fields and obj.obj_attr_is_set(attribute))
+                or attribute in obj.obj_extra_fields
             ):
                 value = None
             else:

@@ -1,5 +1,5 @@
 """Notifications about things other than an instance's life: services,
-flavors, key pairs, server groups, aggregates, instance locks. Each is one
+flavors, key pairs, server groups, aggregates, scheduling. Each is one
 call at the place the change is made; none ever raises."""
 
 from __future__ import annotations
@@ -9,8 +9,11 @@ import contextlib
 import nova.conf
 from nova.notifications import notifier
 from nova.notifications.payloads.aggregate import AggregatePayload
+from nova.notifications.payloads.compute_task import ComputeTaskPayload
+from nova.notifications.payloads.exception import ExceptionPayload
 from nova.notifications.payloads.flavor import FlavorPayload
 from nova.notifications.payloads.keypair import KeypairPayload
+from nova.notifications.payloads.request_spec import RequestSpecPayload
 from nova.notifications.payloads.server_group import ServerGroupPayload
 from nova.notifications.payloads.service import ServiceStatusPayload
 
@@ -94,3 +97,55 @@ def aggregate(context, aggregate, action: str):
     _aggregate(context, aggregate, action, "start")
     yield
     _aggregate(context, aggregate, action, "end")
+
+
+def select_destinations(context, spec, phase: str) -> None:
+    """``scheduler.select_destinations.<start|end>`` for the request
+    ``spec``, from this scheduler."""
+    notifier.emit(
+        context,
+        f"nova-scheduler:{CONF.host}",
+        f"scheduler.select_destinations.{phase}",
+        lambda: RequestSpecPayload.from_request_spec(spec),
+    )
+
+
+def compute_task_error(
+    context, task: str, instance_uuid: str, spec, state: str | None, exc
+) -> None:
+    """``compute_task.<task>.error``: the conductor's ``task``
+    (build_instances, migrate_server, rebuild_server) failed for the
+    instance with ``exc``, leaving it ``state``."""
+
+    def build():
+        return ComputeTaskPayload(
+            instance_uuid=instance_uuid,
+            request_spec=RequestSpecPayload.from_request_spec(spec) if spec else None,
+            state=state,
+            reason=ExceptionPayload.from_exception(exc),
+        )
+
+    notifier.emit(
+        context,
+        f"nova-conductor:{CONF.host}",
+        f"compute_task.{task}.error",
+        build,
+        priority="ERROR",
+    )
+
+
+def build_instances_error(context, specs, exc) -> None:
+    """``compute_task.build_instances.error`` for each instance of a
+    request that could not be scheduled (it ends in ERROR)."""
+    for spec in specs:
+        compute_task_error(
+            context, "build_instances", spec.instance_uuid, spec, "error", exc
+        )
+
+
+def migrate_server_error(context, instance, spec, exc) -> None:
+    """``compute_task.migrate_server.error``: a cold or live migration of
+    ``instance`` failed in the conductor with ``exc``."""
+    compute_task_error(
+        context, "migrate_server", instance.uuid, spec, instance.vm_state, exc
+    )

@@ -26,6 +26,22 @@ LOG = logging.getLogger(__name__)
 
 START, END, ERROR = "start", "end", "error"
 
+# Upstream's unversioned names of the move steps, where they differ from
+# the versioned ones (None: versioned only).
+_LEGACY_ACTIONS: dict[str, str | None] = {
+    "resize_prep": "resize.prep",
+    "resize_finish": "finish_resize",
+    "resize_confirm": "resize.confirm",
+    "resize_revert": "resize.revert",
+    "live_migration_pre": "live_migration.pre",
+    "live_migration_post": "live_migration._post",
+    "live_migration_post_dest": "live_migration.post.dest",
+    "live_migration_rollback": "live_migration._rollback",
+    "live_migration_rollback_dest": "live_migration.rollback.dest",
+    "interface_attach": None,
+    "interface_detach": None,
+}
+
 
 def publisher_id(binary: str, host: str | None = None) -> str:
     """``nova-compute:<host>``, ``nova-api:<host>`` ... as upstream names them."""
@@ -53,13 +69,15 @@ def notify_action(
         return payload_class(context, instance, fault, **fields)
 
     priority = "ERROR" if exception is not None else None
+    legacy_action = _LEGACY_ACTIONS.get(action, action)
     notifier.emit(
         context,
         publisher_id(binary, host),
         event_type,
         build,
-        lambda: legacy_payload(instance),
+        (lambda: legacy_payload(instance)) if legacy_action else None,
         priority,
+        legacy_event_type=f"instance.{legacy_action}" + (f".{phase}" if phase else ""),
     )
 
 
@@ -85,6 +103,45 @@ def action(context, instance, host: str | None, action: str, **fields: Any):
         notify_action(context, instance, host, action, ERROR, exc, **fields)
         raise
     notify_action(context, instance, host, action, END, **fields)
+
+
+# Task states of a resize or cold migration: a failure then is announced
+# as instance.resize.error.
+_RESIZE_TASK_STATES = frozenset(
+    {"resize_prep", "resize_migrating", "resize_migrated", "resize_finish"}
+)
+
+
+def move(context, instance, host: str, event: str) -> None:
+    """``instance.<event>`` of a step of a move on ``host``: ``event`` is
+    ``<action>.<start|end>`` with the action one of resize, resize_finish,
+    resize_confirm, resize_revert, live_migration_pre, live_migration_post,
+    live_migration_post_dest, live_migration_rollback,
+    live_migration_rollback_dest."""
+    action, phase = event.rsplit(".", 1)
+    notify_action(context, instance, host, action, phase)
+
+
+def resize_prep(context, instance, host: str, new_flavor, phase: str) -> None:
+    """``instance.resize_prep.<phase>`` on the destination, with the
+    flavor the instance is being resized to."""
+    notify_action(
+        context,
+        instance,
+        host,
+        "resize_prep",
+        phase,
+        payload_class=payloads.InstanceActionResizePrepPayload,
+        new_flavor=new_flavor,
+    )
+
+
+def move_failed(context, instance, host: str, exc: BaseException) -> None:
+    """``instance.resize.error`` when a resize or cold migration step
+    failed with ``exc`` (a live migration's failure has its rollback
+    events instead)."""
+    if instance.task_state in _RESIZE_TASK_STATES:
+        notify_action(context, instance, host, "resize", ERROR, exc)
 
 
 def notify_update(
@@ -123,7 +180,6 @@ def notify_update(
             audit_period=payloads.AuditPeriodPayload(
                 audit_period_beginning=beginning, audit_period_ending=ending
             ),
-            bandwidth=[],
             old_display_name=None,
             tags=[tag.tag for tag in instance.tags] if instance.tags else [],
         )
@@ -148,7 +204,6 @@ def notify_exists(context, instance, host: str, begin, end) -> None:
             audit_period=payloads.AuditPeriodPayload(
                 audit_period_beginning=begin, audit_period_ending=end
             ),
-            bandwidth=[],
         )
 
     def legacy():

@@ -100,12 +100,14 @@ def emit(
     versioned=None,
     legacy=None,
     priority: str | None = None,
+    legacy_event_type: str | None = None,
 ) -> None:
     """Send ``event_type`` in the formats ``notification_format`` asks:
     ``versioned()`` builds the versioned payload object, ``legacy()`` the
-    dict of the unversioned ``compute.<event_type>`` (None: there is no
-    legacy form). Building a payload may fail like sending it: either is
-    logged once and swallowed."""
+    dict of the unversioned ``compute.<legacy_event_type>`` (by default
+    ``event_type``; ``legacy`` None: there is no legacy form). Building a
+    payload may fail like sending it: either is logged once and
+    swallowed."""
     try:
         if versioned is not None and enabled(VERSIONED):
             payload = versioned().to_primitive()
@@ -116,7 +118,7 @@ def emit(
                 UNVERSIONED,
                 context,
                 publisher_id,
-                f"compute.{event_type}",
+                f"compute.{legacy_event_type or event_type}",
                 payload,
                 priority,
             )

@@ -18,6 +18,7 @@ from oslo_log import log as logging
 import nova.conf
 import placement_client.exception as placement_exc
 from nova import exception, manager, objects, placement
+from nova.notifications import events as notification_events
 from nova.objects import host_mapping
 from nova.scheduler import (
     explain,
@@ -86,8 +87,9 @@ class SchedulerManager(manager.Manager):
             filters removed how many hosts, or that Placement failed. Claims
             made for earlier instances of the request are undone.
         """
+        notification_events.select_destinations(context, spec_obj, "start")
         try:
-            return self._select_destinations(
+            selections = self._select_destinations(
                 context, spec_obj, instance_uuids, return_alternates
             )
         except placement_exc.PlacementClientError as exc:
@@ -96,6 +98,8 @@ class SchedulerManager(manager.Manager):
             raise exception.NoValidHost(
                 reason=f"The Placement service failed ({type(exc).__name__})."
             ) from exc
+        notification_events.select_destinations(context, spec_obj, "end")
+        return selections
 
     def _select_destinations(
         self, context, spec_obj, instance_uuids, return_alternates

@@ -11,6 +11,7 @@ from nova import context as nova_context
 from nova import exception, objects, policy, quota
 from nova.image import api as image_api
 from nova.network import api as network_api
+from nova.notifications import instance as instance_notifications
 from nova.states import machine, vm_states
 
 
@@ -164,9 +165,13 @@ class FlowAPI:
         :raises UnexpectedTaskStateError: another action won.
         """
         allowed = transition.task_states
+        old_task_state = instance.task_state
         instance.task_state = transition.task_state
         instance.save(
             expected_task_state=None if allowed is machine.ANY else list(allowed)
+        )
+        instance_notifications.notify_update(
+            instance, None, instance.vm_state, old_task_state
         )
 
     def start_action(

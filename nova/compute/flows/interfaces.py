@@ -17,6 +17,7 @@ from nova.compute import snapshot
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
 from nova.network import model
+from nova.notifications import instance as notify
 from nova.states import machine
 
 LOG = logging.getLogger(__name__)
@@ -32,8 +33,11 @@ class InterfacesFlow(base.Flow):
         network_api = self.compute.network_api
         with self.compute.instance_lock(instance.uuid):
             try:
-                with compute_utils.EventReporter(
-                    context, "compute_attach_interface", self.host, instance.uuid
+                with (
+                    compute_utils.EventReporter(
+                        context, "compute_attach_interface", self.host, instance.uuid
+                    ),
+                    notify.action(context, instance, self.host, "interface_attach"),
                 ):
                     vif, network_info = network_api.allocate_port_for_instance(
                         context,
@@ -74,7 +78,9 @@ class InterfacesFlow(base.Flow):
 
     def detach_interface(self, context, instance, port_id: str) -> None:
         transition = machine.DETACH_INTERFACE
-        with self.action(context, instance, "detach_interface", transition):
+        with self.action(
+            context, instance, "detach_interface", transition, notify="interface_detach"
+        ):
             cache = objects.InstanceInfoCache.get_by_instance_uuid(
                 context, instance.uuid
             )

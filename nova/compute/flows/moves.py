@@ -34,6 +34,7 @@ from nova.compute import rpcapi as compute_rpcapi
 from nova.compute import snapshot
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
+from nova.notifications import instance as notify
 from nova.objects import migration as migration_obj
 from nova.states import machine, task_states, vm_states
 
@@ -116,6 +117,7 @@ class MovesFlow(base.Flow):
         rolled_back = isinstance(exc, exception.InstanceFaultRollback)
         fault = exc.inner_exception if rolled_back else exc
         on_source = rolled_back or instance.task_state in _SOURCE_TASK_STATES
+        notify.move_failed(context, instance, self.host, fault)
         try:
             _save_status(migration, "error")
         except Exception:  # the instance's outcome matters more
@@ -189,6 +191,7 @@ class MovesFlow(base.Flow):
         """Record this host as the destination and both flavors on the
         instance, then have the source send the guest."""
         with self._step(context, instance, migration, "prep_resize"):
+            notify.resize_prep(context, instance, self.host, flavor, "start")
             migration.dest_compute = self.host
             migration.dest_node = node or self.host
             migration.dest_host = CONF.my_ip
@@ -199,6 +202,7 @@ class MovesFlow(base.Flow):
             instance.old_flavor = instance.flavor
             instance.new_flavor = flavor
             instance.save(expected_task_state=task_states.RESIZE_PREP)
+            notify.resize_prep(context, instance, self.host, flavor, "end")
             self.compute_rpcapi.resize_instance(
                 context, instance, migration, flavor, clean_shutdown
             )
@@ -214,6 +218,7 @@ class MovesFlow(base.Flow):
             _save_status(migration, "migrating")
             instance.task_state = task_states.RESIZE_MIGRATING
             instance.save(expected_task_state=task_states.RESIZE_PREP)
+            notify.move(context, instance, self.host, "resize.start")
             disk_info = self.driver.migrate_disk_and_power_off(
                 context,
                 instance,
@@ -228,6 +233,7 @@ class MovesFlow(base.Flow):
             instance.node = migration.dest_node
             instance.task_state = task_states.RESIZE_MIGRATED
             instance.save(expected_task_state=task_states.RESIZE_MIGRATING)
+            notify.move(context, instance, self.host, "resize.end")
             self.compute_rpcapi.finish_resize(context, instance, migration, disk_info)
 
     # -- the destination makes the guest --------------------------------------
@@ -238,6 +244,7 @@ class MovesFlow(base.Flow):
         with self._step(context, instance, migration, "finish_resize"):
             instance.task_state = task_states.RESIZE_FINISH
             instance.save(expected_task_state=task_states.RESIZE_MIGRATED)
+            notify.move(context, instance, self.host, "resize_finish.start")
             resized = instance.new_flavor.id != instance.old_flavor.id
             set_flavor(instance, instance.new_flavor)
             instance.compute_id = self._compute_id(migration.dest_node)
@@ -258,6 +265,7 @@ class MovesFlow(base.Flow):
             instance.vm_state = vm_states.RESIZED
             instance.task_state = None
             instance.save(expected_task_state=task_states.RESIZE_FINISH)
+            notify.move(context, instance, self.host, "resize_finish.end")
             LOG.info(
                 "Instance %s is resized on %s, to be confirmed or reverted",
                 instance.uuid,
@@ -270,12 +278,14 @@ class MovesFlow(base.Flow):
         """On the source: delete what is left of the guest and the
         migration's allocation; ACTIVE (or STOPPED) on the destination."""
         with self._step(context, instance, migration, "confirm_resize"):
+            notify.move(context, instance, self.host, "resize_confirm.start")
             self.driver.confirm_migration(context, migration, instance, [])
             self._drop_migration_allocation(context, migration)
             _save_status(migration, "confirmed")
             instance.vm_state = machine.CONFIRM_RESIZE.end_state(old_vm_state(instance))
             _forget_move(instance)
             instance.save(expected_task_state=[None])
+            notify.move(context, instance, self.host, "resize_confirm.end")
             LOG.info("Resize of %s confirmed", instance.uuid)
 
     def poll_unconfirmed_resizes(self, context) -> None:
@@ -323,6 +333,7 @@ class MovesFlow(base.Flow):
         """On the destination: destroy the new guest, then have the source
         bring the old one back."""
         with self._step(context, instance, migration, "revert_resize"):
+            notify.move(context, instance, self.host, "resize_revert.start")
             # On the same host the source's disks are the ones kept.
             self.driver.destroy(
                 context,
@@ -356,6 +367,7 @@ class MovesFlow(base.Flow):
             instance.task_state = None
             _forget_move(instance)
             instance.save(expected_task_state=task_states.RESIZE_REVERTING)
+            notify.move(context, instance, self.host, "resize_revert.end")
             LOG.info("Resize of %s reverted", instance.uuid)
 
     # -- live migration -------------------------------------------------------
@@ -438,15 +450,19 @@ class MovesFlow(base.Flow):
 
     def pre_live_migration(self, context, instance, block_migration, migrate_data):
         """On the destination, before the guest comes."""
-        return self.driver.pre_live_migration(
+        notify.move(context, instance, self.host, "live_migration_pre.start")
+        migrate_data = self.driver.pre_live_migration(
             context, instance, None, [], None, migrate_data
         )
+        notify.move(context, instance, self.host, "live_migration_pre.end")
+        return migrate_data
 
     def _post_live_migration(
         self, context, instance, dest, block_migration, migrate_data, migration
     ) -> None:
         """On the source, the guest gone: nothing of it left here, the
         migration's hold on this host dropped; the destination finishes."""
+        notify.move(context, instance, self.host, "live_migration_post.start")
         self.driver.post_live_migration(context, instance, None, migrate_data)
         self.driver.post_live_migration_at_source(context, instance, [])
         self._drop_migration_allocation(context, migration)
@@ -454,6 +470,7 @@ class MovesFlow(base.Flow):
         self.compute_rpcapi.post_live_migration_at_destination(
             context, instance, block_migration, dest, migration
         )
+        notify.move(context, instance, self.host, "live_migration_post.end")
 
     def _rollback_live_migration(
         self, context, instance, dest, migrate_data, migration,
@@ -462,6 +479,7 @@ class MovesFlow(base.Flow):
         """The guest did not move: the destination undoes its preparation,
         the move ends (the guest running here as it was). An abort ends
         it ``cancelled``, with no fault: nothing went wrong."""
+        notify.move(context, instance, self.host, "live_migration_rollback.start")
         self.compute_rpcapi.rollback_live_migration_at_destination(
             context, instance, dest, migrate_data
         )
@@ -471,6 +489,7 @@ class MovesFlow(base.Flow):
             instance.task_state = None
             instance.save(expected_task_state=task_states.MIGRATING)
             LOG.info("Live migration of %s cancelled", instance.uuid)
+            notify.move(context, instance, self.host, "live_migration_rollback.end")
             return
         self._fail(
             context,
@@ -478,12 +497,14 @@ class MovesFlow(base.Flow):
             migration,
             exception.NovaException("The live migration did not complete"),
         )
+        notify.move(context, instance, self.host, "live_migration_rollback.end")
 
     def post_live_migration_at_destination(
         self, context, instance, block_migration: bool, migration
     ) -> None:
         """On the destination: the guest is here now, as it was there."""
         with self._step(context, instance, migration, "post_live_migration"):
+            notify.move(context, instance, self.host, "live_migration_post_dest.start")
             self.driver.post_live_migration_at_destination(
                 context, instance, [], block_migration
             )
@@ -494,12 +515,15 @@ class MovesFlow(base.Flow):
             instance.task_state = None
             instance.save(expected_task_state=task_states.MIGRATING)
             _save_status(migration, "completed")
+            notify.move(context, instance, self.host, "live_migration_post_dest.end")
             LOG.info("Instance %s live-migrated to %s", instance.uuid, self.host)
 
     def rollback_live_migration_at_destination(
         self, context, instance, migrate_data
     ) -> None:
         """On the destination: undo what pre_live_migration prepared."""
+        notify.move(context, instance, self.host, "live_migration_rollback_dest.start")
         self.driver.rollback_live_migration_at_destination(
             context, instance, [], None, migrate_data=migrate_data
         )
+        notify.move(context, instance, self.host, "live_migration_rollback_dest.end")

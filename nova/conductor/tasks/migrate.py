@@ -17,6 +17,7 @@ from nova import context as nova_context
 from nova import exception, objects, placement
 from nova.compute import utils as compute_utils
 from nova.conductor.tasks import base
+from nova.notifications import events as notification_events
 from nova.states import task_states
 
 LOG = logging.getLogger(__name__)
@@ -148,6 +149,9 @@ class MigrationTask(base.TaskBase):
         """The source allocation back on the instance (replacing any claim
         on a destination), the migration ``error``, the instance as it was
         with the fault."""
+        notification_events.migrate_server_error(
+            self.context, self.instance, self.request_spec, exc
+        )
         if self.migration is not None:
             if self.moved:
                 try:

@@ -19,6 +19,7 @@ from nova import exception, objects
 from nova.compute import instance_actions
 from nova.compute import utils as compute_utils
 from nova.conductor.tasks import base
+from nova.notifications import events as notification_events
 from nova.states import vm_states
 
 LOG = logging.getLogger(__name__)
@@ -124,6 +125,7 @@ class ScheduleAndBuildTask(base.TaskBase):
         """Scheduling failed (each instance's build rolls back on its own):
         every instance goes to cell0 with the reason."""
         bury_in_cell0(self.context, self.build_requests, exc, self.host)
+        notification_events.build_instances_error(self.context, self.request_specs, exc)
 
 
 class BuildInCellTask(base.TaskBase):

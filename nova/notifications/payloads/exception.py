@@ -32,9 +32,27 @@ class ExceptionPayload(base.NotificationPayloadBase):
         return cls(
             module_name=frame.f_globals.get("__name__", "") if frame else "",
             function_name=frame.f_code.co_name if frame else "",
-            exception=type(exc).__name__,
-            exception_message=str(exc),
+            exception=_class_name(exc),
+            exception_message=_message(exc),
             traceback="".join(
                 traceback.format_exception(type(exc), exc, exc.__traceback__)
             ),
         )
+
+
+# What oslo.messaging appends to the class of an exception a service
+# raised on the other end of a call.
+_REMOTE_SUFFIX = "_Remote"
+
+
+def _class_name(exc: BaseException) -> str:
+    """The class of ``exc`` as the service that raised it named it."""
+    name = type(exc).__name__
+    return name.removesuffix(_REMOTE_SUFFIX)
+
+
+def _message(exc: BaseException) -> str:
+    """Its message without the remote traceback oslo.messaging adds to
+    the text of an exception raised across RPC (that is ``traceback``)."""
+    format_message = getattr(exc, "format_message", None)
+    return format_message() if callable(format_message) else str(exc)

@@ -124,16 +124,6 @@ class AuditPeriodPayload(base.NotificationPayloadBase):
 
 
 @base.PayloadRegistry.register
-class BandwidthPayload(base.NotificationPayloadBase):
-    VERSION = "1.0"
-    fields = {
-        "network_name": fields.StringField(),
-        "in_bytes": fields.IntegerField(),
-        "out_bytes": fields.IntegerField(),
-    }
-
-
-@base.PayloadRegistry.register
 class InstancePayload(base.NotificationPayloadBase):
     VERSION = "1.9"
     SCHEMA = {
@@ -282,12 +272,25 @@ class InstanceActionRebuildPayload(InstanceActionPayload):
 
 
 @base.PayloadRegistry.register
+class InstanceActionResizePrepPayload(InstanceActionPayload):
+    VERSION = "1.4"
+    fields = {"new_flavor": fields.ObjectField("FlavorPayload", nullable=True)}
+
+    def __init__(self, context, instance, fault=None, new_flavor=None) -> None:
+        super().__init__(context, instance, fault)
+        if new_flavor is not None:
+            new_flavor = FlavorPayload.from_sources(flavor=new_flavor)
+            new_flavor.projects = None  # a copy: no projects carried
+        self.new_flavor = new_flavor
+
+
+@base.PayloadRegistry.register
 class InstanceUpdatePayload(InstancePayload):
-    VERSION = "2.0"
+    # 2.0 dropped bandwidth (nova-network's counters), 2.1 added shares.
+    VERSION = "2.1"
     fields = {
         "state_update": fields.ObjectField("InstanceStateUpdatePayload"),
         "audit_period": fields.ObjectField("AuditPeriodPayload"),
-        "bandwidth": fields.ListOfObjectsField("BandwidthPayload"),
         "old_display_name": fields.StringField(nullable=True),
         "tags": fields.ListOfStringsField(),
     }
@@ -295,11 +298,9 @@ class InstanceUpdatePayload(InstancePayload):
 
 @base.PayloadRegistry.register
 class InstanceExistsPayload(InstancePayload):
-    VERSION = "1.3"
-    fields = {
-        "audit_period": fields.ObjectField("AuditPeriodPayload"),
-        "bandwidth": fields.ListOfObjectsField("BandwidthPayload"),
-    }
+    # 2.0 dropped bandwidth, 2.1 added shares (as InstanceUpdatePayload).
+    VERSION = "2.1"
+    fields = {"audit_period": fields.ObjectField("AuditPeriodPayload")}
 
 
 def _keypairs(instance) -> list[KeypairPayload]:

@@ -45,6 +45,13 @@ def fake_driver_options(request) -> dict:
 
 
 @pytest.fixture
+def common_options(request) -> dict:
+    """Option groups of every daemon (e.g. ``[notifications]``), by
+    indirect parametrization."""
+    return getattr(request, "param", {})
+
+
+@pytest.fixture
 def deployment(
     make_db_url,
     make_vhost,  # noqa: F811
@@ -52,6 +59,7 @@ def deployment(
     tmp_path,
     compute_options,
     fake_driver_options,
+    common_options,
 ):
     with configured_deployment(
         make_db_url,
@@ -59,6 +67,7 @@ def deployment(
         placement_endpoint,
         tmp_path / "deployment",
         compute_options=compute_options,
+        common_options=common_options,
     ) as deployment:
         # Unique host names: Placement is shared with other tests.
         suffix = uuidutils.generate_uuid()[:8]

@@ -54,13 +54,17 @@ class Collector:
         """Event types received so far (about instance ``uuid`` only)."""
         return [n["event_type"] for n in self.about(uuid)]
 
-    def wait_for(self, event_type: str, uuid: str, timeout: float = 60) -> dict:
-        """The first ``event_type`` notification about ``uuid``."""
+    def wait_for(
+        self, event_type: str, uuid: str, timeout: float = 60, key: str = "uuid"
+    ) -> dict:
+        """The first ``event_type`` notification about ``uuid`` (the
+        payload's ``key``: ``instance_uuid`` in a conductor's or the
+        scheduler's)."""
         deadline = time.monotonic() + timeout
         with self._changed:
             while True:
                 for n in self.received:
-                    if n["event_type"] == event_type and _instance_uuid(n) == uuid:
+                    if n["event_type"] == event_type and _instance_uuid(n, key) == uuid:
                         return n
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -71,10 +75,10 @@ class Collector:
                 self._changed.wait(left)
 
 
-def _instance_uuid(notification: dict) -> str | None:
+def _instance_uuid(notification: dict, key: str = "uuid") -> str | None:
     payload = notification["payload"]
     if "nova_object.data" in payload:
-        return payload["nova_object.data"].get("uuid")
+        return payload["nova_object.data"].get(key)
     return payload.get("instance_id")
 
 

@@ -196,6 +196,9 @@ def test_deleting_a_server_no_host_holds_is_announced_by_the_api(cloud):
         # No host fits it: it ends in cell0, where only the API deletes it.
         [uuid] = cloud.boot(user, flavor("huge", memory_mb=10**9), name="huge")
         cloud.wait_for_states(cloud.admin, [uuid], {vm_states.ERROR})
+        failed = heard.wait_for(
+            "compute_task.build_instances.error", uuid, key="instance_uuid"
+        )
         response = cloud.api.delete(f"/v2.1/servers/{uuid}")
         assert response.status_code == 204, response.text
         heard.wait_for("instance.delete.end", uuid)
@@ -206,6 +209,10 @@ def test_deleting_a_server_no_host_holds_is_announced_by_the_api(cloud):
     assert {n["publisher_id"] for n in deleted} == {f"nova-api:{CONF.host}"}
     start, end = (n["payload"]["nova_object.data"] for n in deleted)
     assert (start["state"], end["state"]) == ("error", "deleted")
+    # The conductor said why it is in ERROR.
+    notification_samples.check(failed)
+    reason = failed["payload"]["nova_object.data"]["reason"]["nova_object.data"]
+    assert reason["exception"] == "NoValidHost"
 
 
 @pytest.mark.parametrize("db_backend", ["sqlite"], indirect=True)

@@ -70,6 +70,14 @@ def _attaching(ctxt, instance):
     )
 
 
+def _detaching(ctxt, instance):
+    instance.task_state = task_states.INTERFACE_DETACHING
+    instance.save()
+    objects.InstanceAction.action_start(
+        ctxt, instance.uuid, "detach_interface", want_result=False
+    )
+
+
 def test_an_attach_plugs_the_port_and_keeps_it_in_the_cache(
     compute,  # noqa: F811
     network,
@@ -129,11 +137,7 @@ def test_a_detach_unplugs_and_gives_back_a_port_the_instance_has(
     _attaching(ctxt, instance)
     compute.attach_interface(ctxt, instance, None, PORT, None)
     instance.refresh()
-    instance.task_state = task_states.INTERFACE_DETACHING
-    instance.save()
-    objects.InstanceAction.action_start(
-        ctxt, instance.uuid, "detach_interface", want_result=False
-    )
+    _detaching(ctxt, instance)
     compute.detach_interface(ctxt, instance, PORT)
     assert compute.driver._guest(instance).attached_ports == []
     assert network.given_back == [PORT]
@@ -152,11 +156,7 @@ def test_a_detach_finds_a_port_the_cache_does_not_know_yet(
     network.in_neutron = model.NetworkInfo(
         [model.VIF(id=PORT, address="fa:16:3e:00:00:02")]
     )
-    instance.task_state = task_states.INTERFACE_DETACHING
-    instance.save()
-    objects.InstanceAction.action_start(
-        ctxt, instance.uuid, "detach_interface", want_result=False
-    )
+    _detaching(ctxt, instance)
     compute.detach_interface(ctxt, instance, PORT)
     assert network.given_back == [PORT]
     assert objects.Instance.get_by_uuid(ctxt, instance.uuid).task_state is None
@@ -168,11 +168,7 @@ def test_a_detach_of_a_port_the_instance_lacks_leaves_a_fault(
     active,
 ):
     ctxt, instance = active
-    instance.task_state = task_states.INTERFACE_DETACHING
-    instance.save()
-    objects.InstanceAction.action_start(
-        ctxt, instance.uuid, "detach_interface", want_result=False
-    )
+    _detaching(ctxt, instance)
     compute.detach_interface(ctxt, instance, PORT)
     after = objects.Instance.get_by_uuid(ctxt, instance.uuid, expected_attrs=["fault"])
     assert after.task_state is None and after.vm_state == vm_states.ACTIVE

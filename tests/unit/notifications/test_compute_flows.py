@@ -232,3 +232,31 @@ def test_both_formats_send_each_event_twice(compute, placement_client, sent):
         "instance.power_off.end",
         "compute.instance.power_off.end",
     ]
+
+
+def test_the_api_claiming_a_task_announces_an_update_when_task_states_count(
+    compute, placement_client, sent
+):
+    from nova.compute.api.base import FlowAPI
+    from nova.conf import CONF
+    from nova.states import machine
+
+    ctxt, instance = _active(compute, placement_client)
+    sent.refresh()
+    before = len(sent)
+    FlowAPI.claim_task(instance, machine.STOP)
+    assert sent.events()[before:] == []  # vm_state only: the task is no news
+    instance.task_state = None
+    instance.save()
+    CONF.set_override("notify_on_state_change", "vm_and_task_state", "notifications")
+    try:
+        FlowAPI.claim_task(instance, machine.STOP)
+    finally:
+        CONF.clear_override("notify_on_state_change", "notifications")
+    [update] = sent.refresh()[before:]
+    notification_samples.check(update)
+    state = update["payload"]["nova_object.data"]["state_update"]["nova_object.data"]
+    assert (state["old_task_state"], state["new_task_state"]) == (
+        None,
+        task_states.POWERING_OFF,
+    )

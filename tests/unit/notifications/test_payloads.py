@@ -4,14 +4,17 @@ field for field, with the values taken from the right places."""
 from __future__ import annotations
 
 import datetime
+import sys
 
 import pytest
+from oslo_messaging._drivers import common as rpc_common
 
 from nova import context, crypto, exception, objects
 from nova.notifications.payloads import instance as payloads
 from nova.notifications.payloads.exception import ExceptionPayload
 from nova.notifications.payloads.flavor import FlavorPayload
 from nova.notifications.payloads.keypair import KeypairPayload
+from nova.notifications.payloads.request_spec import RequestSpecPayload
 from nova.notifications.payloads.service import ServiceStatusPayload
 from nova.states import power_state
 from tests.fixtures import notification_samples
@@ -224,3 +227,88 @@ def test_checker_rejects_a_missing_field_and_a_wrong_version(ctxt):
     primitive["nova_object.version"] = "1.5"
     with pytest.raises(AssertionError, match="nova_object.version"):
         notification_samples.check_payload(primitive, sample)
+
+
+def test_request_spec_payload_with_its_image_and_flavor(ctxt):
+    image = objects.ImageMeta.from_dict(
+        {
+            "id": "6e0f1c2a-7b3d-4c5e-8f9a-0b1c2d3e4f50",
+            "name": "cirros",
+            "status": "active",
+            "visibility": "public",
+            "protected": False,
+            "size": 21430272,
+            "container_format": "bare",
+            "disk_format": "qcow2",
+            "created_at": "2026-12-04T13:00:00Z",
+            "updated_at": "2026-12-04T13:00:01Z",
+            "tags": [],
+            "min_ram": 0,
+            "min_disk": 0,
+            "properties": {"hw_disk_bus": "virtio", "os_type": "linux"},
+        }
+    )
+    spec = objects.RequestSpec(
+        instance_uuid=UUID, project_id="p1", user_id="demo", availability_zone=None,
+        flavor=_flavor(), image=image, num_instances=1, ignore_hosts=None,
+        force_hosts=["compute-a"], force_nodes=None, retry=None,
+        instance_group=None, scheduler_hints={"group": ["g1"]},
+        requested_destination=objects.Destination(
+            host="compute-b", node="compute-b",
+            cell=objects.CellMapping(
+                uuid="2c4a7d59-1c55-4a8e-8f3b-0d7e2b1f6a90", name="cell1",
+                transport_url="rabbit://secret@mq", database_connection="x",
+            ),
+        ),
+    )  # fmt: skip
+    data = _check(RequestSpecPayload.from_request_spec(spec))
+    destination = data["requested_destination"]["nova_object.data"]
+    assert destination["host"] == "compute-b"
+    # The cell without its URLs (they hold passwords).
+    assert set(destination["cell"]["nova_object.data"]) == {"uuid", "name", "disabled"}
+    assert data["force_hosts"] == "compute-a"
+    assert data["scheduler_hints"] == {"group": ["g1"]}
+    image_data = data["image"]["nova_object.data"]
+    assert (image_data["name"], image_data["checksum"]) == ("cirros", None)
+    # Only the properties the image sets.
+    assert image_data["properties"]["nova_object.data"] == {
+        "hw_disk_bus": "virtio",
+        "os_type": "linux",
+    }
+    assert "image_meta" not in data  # declared upstream, never filled
+
+
+def test_update_and_exists_payloads_have_no_bandwidth(ctxt):
+    instance = _instance(ctxt)
+    period = payloads.AuditPeriodPayload(
+        audit_period_beginning=datetime.datetime(2026, 12, 1),
+        audit_period_ending=datetime.datetime(2026, 12, 2),
+    )
+    data = _check(payloads.InstanceExistsPayload(ctxt, instance, audit_period=period))
+    assert "bandwidth" not in data
+    update = payloads.InstanceUpdatePayload(
+        ctxt,
+        instance,
+        state_update=payloads.InstanceStateUpdatePayload(
+            old_state="building",
+            state="active",
+            old_task_state="spawning",
+            new_task_state=None,
+        ),  # fmt: skip
+        audit_period=period,
+        old_display_name=None,
+        tags=["web"],
+    )
+    assert "bandwidth" not in _check(update)
+
+
+def test_a_fault_raised_across_rpc_keeps_its_name_and_message(ctxt):
+    try:
+        raise exception.NoValidHost(reason="no room")
+    except exception.NoValidHost:
+        wire = rpc_common.serialize_remote_exception(sys.exc_info())
+    remote = rpc_common.deserialize_remote_exception(wire, ["nova.exception"])
+    assert type(remote).__name__ == "NoValidHost_Remote"
+    data = _check(ExceptionPayload.from_exception(remote))
+    assert data["exception"] == "NoValidHost"
+    assert data["exception_message"] == "No valid host was found. no room"
