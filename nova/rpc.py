@@ -37,6 +37,9 @@ LOG = logging.getLogger(__name__)
 ALLOWED_EXMODS = ["nova.exception", "placement_client.exception"]
 
 _transports: dict[str | None, oslo_messaging.Transport] = {}
+# How often a client of this process tries again to reach the broker before
+# a send fails with MessageDeliveryFailure; None: until it is back.
+_send_retries: int | None = None
 _transports_lock = threading.Lock()
 
 
@@ -63,6 +66,17 @@ def get_transport(url: str | None = None) -> oslo_messaging.Transport:
                 ) from exc
             _transports[url] = transport
         return transport
+
+
+def bound_sends(retries: int | None) -> None:
+    """Make this process's RPC clients give up a send after ``retries``
+    more tries to reach the broker (None: retry until it is back).
+
+    Daemons keep the default: their work waits for the broker. nova-api
+    bounds them, so that a request answers 503 while the broker is down
+    instead of hanging."""
+    global _send_retries
+    _send_retries = retries
 
 
 def cleanup() -> None:
@@ -175,7 +189,7 @@ class RPCAPI:
     def __init__(self) -> None:
         # A bad value fails the service at start, not at its first message.
         self._configured_cap()
-        self._clients: dict[tuple[str | None, str | None], oslo_messaging.RPCClient]
+        self._clients: dict[tuple, oslo_messaging.RPCClient]
         self._clients = {}
         self._lock = threading.Lock()
 
@@ -197,7 +211,8 @@ class RPCAPI:
     def _client(self, transport_url: str | None) -> oslo_messaging.RPCClient:
         cap = self.version_cap
         with self._lock:
-            client = self._clients.get((transport_url, cap))
+            key = (transport_url, cap, _send_retries)
+            client = self._clients.get(key)
             if client is None:
                 target = oslo_messaging.Target(
                     topic=self.TOPIC, version=self.VERSION, namespace=self.NAMESPACE
@@ -207,8 +222,9 @@ class RPCAPI:
                     target,
                     version_cap=cap,
                     serializer=RequestContextSerializer(),
+                    retry=_send_retries,
                 )
-                self._clients[(transport_url, cap)] = client
+                self._clients[key] = client
             return client
 
     def prepare(self, context, **kwargs: Any):

@@ -100,6 +100,32 @@ def _create_engine(connection: str) -> sa.Engine:
     return engine
 
 
+# MySQL/MariaDB client errors that mean "no server to talk to": cannot
+# connect (2002, 2003), gone or lost mid-query (2006, 2013, 2055), shutting
+# down (1053), connection killed (1927).
+_MYSQL_UNREACHABLE = frozenset({1053, 1927, 2002, 2003, 2006, 2013, 2055})
+
+
+def is_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database server could not be reached (down,
+    restarting, connection lost), as opposed to a refused statement."""
+    if not isinstance(exc, sa.exc.DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    if not isinstance(exc, sa.exc.OperationalError):
+        return False
+    args = getattr(exc.orig, "args", ())
+    if args and isinstance(args[0], int):
+        return args[0] in _MYSQL_UNREACHABLE
+    # psycopg2 says it in words only.
+    text = str(exc.orig).lower()
+    return any(
+        words in text
+        for words in ("could not connect", "connection refused", "server closed")
+    )
+
+
 def get_engine(connection: str) -> sa.Engine:
     """Return the (cached) engine for a database connection URL."""
     with _lock:

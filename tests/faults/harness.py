@@ -192,27 +192,43 @@ def make_user(project: str):
 # -- reading the outcome ------------------------------------------------------
 
 
-def _outcome(deployment, admin, uuid: str):
-    """(state word, instance or None) of one accepted server."""
-    try:
-        objects.BuildRequest.get_by_instance_uuid(admin, uuid)
-        return "BUILD (not scheduled)", None
-    except exception.BuildRequestNotFound:
-        pass
-    found = deployment.find_instance(admin, uuid)
-    if found is None:
-        # Never reached a cell: deleted while a build request.
-        return "deleted", None
-    cell, instance = found
-    if instance.deleted:
-        return "deleted", instance
-    if instance.task_state is not None:
-        return f"{instance.vm_state}/{instance.task_state}", instance
-    if instance.vm_state == vm_states.ERROR:
-        fault = instance.fault
-        named = fault is not None and fault.message
-        return ("ERROR" if named else "ERROR (no fault)"), instance
-    return instance.vm_state.upper(), instance
+class ProcessObserver:
+    """What the invariants read of a :mod:`tests.functional.boot`
+    deployment: the API and cell databases, and Placement's REST API."""
+
+    def __init__(self, deployment, admin, placement_endpoint: str) -> None:
+        self.deployment = deployment
+        self.admin = admin
+        self.placement_endpoint = placement_endpoint
+
+    def assert_running(self) -> None:
+        self.deployment.assert_running()
+
+    def outcome(self, uuid: str) -> tuple[str, str | None]:
+        """(state word, fault message or None) of one accepted server."""
+        admin = self.admin
+        try:
+            objects.BuildRequest.get_by_instance_uuid(admin, uuid)
+            return "BUILD (not scheduled)", None
+        except exception.BuildRequestNotFound:
+            pass
+        found = self.deployment.find_instance(admin, uuid)
+        if found is None:
+            # Never reached a cell: deleted while a build request.
+            return "deleted", None
+        cell, instance = found
+        if instance.deleted:
+            return "deleted", None
+        if instance.task_state is not None:
+            return f"{instance.vm_state}/{instance.task_state}", None
+        if instance.vm_state == vm_states.ERROR:
+            fault = instance.fault
+            message = fault.message if fault is not None else None
+            return ("ERROR" if message else "ERROR (no fault)"), message
+        return instance.vm_state.upper(), None
+
+    def allocation_problems(self) -> tuple[int, int, list[str]]:
+        return allocation_problems(self.deployment, self.admin, self.placement_endpoint)
 
 
 def _final(word: str, uuid: str, deleted: set[str]) -> bool:
@@ -221,13 +237,13 @@ def _final(word: str, uuid: str, deleted: set[str]) -> bool:
     return word in ("ACTIVE", "ERROR")
 
 
-def wait_until_final(deployment, admin, accepted, deleted, cleared_at, bound):
+def wait_until_final(observer, accepted, deleted, cleared_at, bound):
     """Poll until every accepted server is final, at most ``bound`` s after
     ``cleared_at`` (a time.monotonic()); (outcomes, seconds from
     ``cleared_at`` to then, or None when the bound passed)."""
     while True:
-        deployment.assert_running()
-        outcomes = {uuid: _outcome(deployment, admin, uuid) for uuid in accepted}
+        observer.assert_running()
+        outcomes = {uuid: observer.outcome(uuid) for uuid in accepted}
         elapsed = time.monotonic() - cleared_at
         if all(_final(word, uuid, deleted) for uuid, (word, _) in outcomes.items()):
             return outcomes, elapsed
@@ -259,11 +275,39 @@ def _flavor_resources(instance) -> dict[str, int]:
     return {name: amount for name, amount in resources.items() if amount}
 
 
+def compare_allocations(
+    held: dict[str, tuple[str, dict]],
+    live: dict[str, tuple[str | None, str, dict]],
+) -> tuple[int, int, list[str]]:
+    """Placement's allocations against the live instances: ``held`` maps a
+    consumer to (host of its provider, resources); ``live`` an instance to
+    (host, vm_state, flavor resources). (leaked, missing, problems)"""
+    leaked, missing, problems = 0, 0, []
+    for consumer, (host, resources) in held.items():
+        instance = live.get(consumer)
+        if instance is None:
+            leaked += 1
+            problems.append(f"allocation of {consumer} on {host}: no live instance")
+        elif instance[0] != host:
+            leaked += 1
+            problems.append(
+                f"allocation of {consumer} on {host}, instance on {instance[0]}"
+            )
+        elif resources != instance[2]:
+            problems.append(
+                f"allocation of {consumer} is {resources}, flavor {instance[2]}"
+            )
+    for uuid, (_host, vm_state, _resources) in live.items():
+        if vm_state == vm_states.ACTIVE and uuid not in held:
+            missing += 1
+            problems.append(f"ACTIVE {uuid} holds no allocation")
+    return leaked, missing, problems
+
+
 def allocation_problems(deployment, admin, placement_endpoint) -> tuple:
     """Placement against the cells: every consumer on our computes'
     providers is a live instance of that host holding its flavor, and
     every ACTIVE instance holds its allocation. (leaked, missing, problems)"""
-    leaked, missing, problems = 0, 0, []
     with nova_context.target_cell(
         admin.elevated(read_deleted="yes"), deployment.cell1
     ) as cctxt:
@@ -273,61 +317,41 @@ def allocation_problems(deployment, admin, placement_endpoint) -> tuple:
         }
     with nova_context.target_cell(admin, deployment.cell1) as cctxt:
         live = {
-            instance.uuid: instance
+            instance.uuid: (
+                instance.host,
+                instance.vm_state,
+                _flavor_resources(instance),
+            )
             for instance in objects.InstanceList.get_by_filters(
                 cctxt, {"deleted": False}, expected_attrs=["flavor"]
             )
         }
-    held: dict[str, tuple[str, dict]] = {}
-    for host, node in nodes.items():
+    held = {
+        consumer: (host, resources)
+        for host, node in nodes.items()
         for consumer, resources in _provider_allocations(
             placement_endpoint, node.uuid
-        ).items():
-            held[consumer] = (host, resources)
-            instance = live.get(consumer)
-            if instance is None:
-                leaked += 1
-                problems.append(f"allocation of {consumer} on {host}: no live instance")
-            elif instance.host != host:
-                leaked += 1
-                problems.append(
-                    f"allocation of {consumer} on {host}, instance on {instance.host}"
-                )
-            elif resources != _flavor_resources(instance):
-                problems.append(
-                    f"allocation of {consumer} is {resources}, flavor "
-                    f"{_flavor_resources(instance)}"
-                )
-    for uuid, instance in live.items():
-        if instance.vm_state == vm_states.ACTIVE and uuid not in held:
-            missing += 1
-            problems.append(f"ACTIVE {uuid} holds no allocation")
-    return leaked, missing, problems
+        ).items()
+    }
+    return compare_allocations(held, live)
 
 
 def check_invariants(
-    deployment,
-    admin,
-    load: BootDeleteLoad,
-    placement_endpoint: str,
-    report: FaultReport,
-    cleared_at: float,
-    bound: float,
+    observer, load, report: FaultReport, cleared_at: float, bound: float
 ) -> FaultReport:
     """Wait (at most ``bound`` s after the fault cleared, at the
-    time.monotonic() ``cleared_at``) for every accepted request to be
-    final, then check tasks and allocations; fills and returns ``report``."""
+    time.monotonic() ``cleared_at``) for every request ``load`` had
+    accepted to be final, then check tasks and allocations as ``observer``
+    reads them; fills and returns ``report``."""
     report.accepted = len(load.accepted)
     report.deletes_accepted = len(load.deleted)
     outcomes, seconds = wait_until_final(
-        deployment, admin, load.accepted, load.deleted, cleared_at, bound
+        observer, load.accepted, load.deleted, cleared_at, bound
     )
     # Placement converges too: what a healer gives back, it gives back
     # within the bound.
     while True:
-        leaked, missing, problems = allocation_problems(
-            deployment, admin, placement_endpoint
-        )
+        leaked, missing, problems = observer.allocation_problems()
         report.notes.setdefault("allocations leaked when the states were final", leaked)
         elapsed = time.monotonic() - cleared_at
         if not problems or elapsed > bound:
@@ -339,12 +363,12 @@ def check_invariants(
     report.final_states = dict(
         collections.Counter(word for word, _ in outcomes.values())
     )
-    for uuid, (word, instance) in outcomes.items():
+    for uuid, (word, fault) in outcomes.items():
         if not _final(word, uuid, load.deleted):
             report.problems.append(f"{uuid} is {word}")
         elif word == "ERROR":
             report.notes.setdefault("error faults", set()).add(
-                UUID.sub("<uuid>", instance.fault.message)[:120]
+                UUID.sub("<uuid>", fault)[:120]
             )
     if "error faults" in report.notes:
         report.notes["error faults"] = sorted(report.notes["error faults"])
@@ -368,7 +392,11 @@ def settle(
     """:func:`check_invariants`, then the guests of deleted servers, given
     the same bound to go."""
     check_invariants(
-        deployment, admin, load, placement_endpoint, report, cleared_at, bound
+        ProcessObserver(deployment, admin, placement_endpoint),
+        load,
+        report,
+        cleared_at,
+        bound,
     )
     while True:
         guests = orphan_guests(deployment, admin, load)

@@ -18,6 +18,8 @@ import json
 import logging
 from typing import Any
 
+import kombu.exceptions
+import oslo_messaging
 import webob
 import webob.dec
 import webob.exc
@@ -25,6 +27,7 @@ import webob.exc
 from nova import exception
 from nova.api.openstack import api_version_request
 from nova.api.openstack.request import Request, json_response
+from nova.db import engines
 
 LOG = logging.getLogger(__name__)
 
@@ -50,6 +53,12 @@ MASK = "***"
 # Longest fault message a log line repeats.
 MAX_LOGGED_MESSAGE = 512
 
+# A backing service of nova-api (the message queue, the database) that is
+# down makes a request fail for now, not for ever: 503 with a Retry-After
+# (seconds), never a 500.
+RETRY_AFTER_SECONDS = 10
+UNAVAILABLE = "The %s is unavailable. Please retry later."
+
 UNEXPECTED_ERROR = (
     "Unexpected API Error. Please report this to the operators of this "
     "cloud along with the nova-api log.\n%s"
@@ -62,7 +71,28 @@ def fault_body(code: int, message: str) -> dict:
     }
 
 
+def unavailable_service(exc: BaseException) -> str | None:
+    """The backing service ``exc`` says is down, or None."""
+    if isinstance(
+        exc,
+        (
+            oslo_messaging.MessageDeliveryFailure,
+            oslo_messaging.MessagingTimeout,
+            # A new connection to a broker that is down, once out of retries.
+            kombu.exceptions.OperationalError,
+        ),
+    ):
+        return "message queue"
+    if engines.is_unreachable(exc):
+        return "database"
+    return None
+
+
 def _code_and_message(exc: BaseException) -> tuple[int, str]:
+    service = unavailable_service(exc)
+    if service is not None:
+        LOG.warning("The %s is unavailable: %s", service, type(exc).__name__)
+        return 503, UNAVAILABLE % service
     if isinstance(exc, exception.NovaException):
         code = exc.code if isinstance(exc.code, int) else 500
         return code, exc.format_message()
@@ -130,6 +160,8 @@ def fault_response(req: webob.Request, exc: BaseException) -> webob.Response:
     allowed = getattr(exc, "kwargs", {}).get("allowed")
     if code == 405 and allowed:
         headers.append(("Allow", ", ".join(allowed)))
+    if code == 503:
+        headers.append(("Retry-After", str(RETRY_AFTER_SECONDS)))
     return json_response(fault_body(code, message), status=code, headers=headers)
 
 

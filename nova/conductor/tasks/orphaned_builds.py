@@ -126,7 +126,8 @@ class OrphanedBuildsTask(base.TaskBase):
                     reason=(
                         f"it waited more than {self.timeout} s to be "
                         "scheduled: the conductor or scheduler handling it "
-                        "stopped mid-build"
+                        "stopped mid-build, or lost its message queue or "
+                        "database"
                     ),
                 ),
                 self.host,

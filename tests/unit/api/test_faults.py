@@ -2,7 +2,11 @@
 
 import json
 
+import kombu.exceptions
+import oslo_messaging
+import pymysql
 import pytest
+import sqlalchemy as sa
 import webob
 import webob.exc
 
@@ -67,3 +71,32 @@ def test_fault_wrapper_catches_what_escapes():
     )
     assert response.status_int == 500
     assert "computeFault" in json.loads(response.body)
+
+
+@pytest.mark.parametrize(
+    "error, service",
+    [
+        (oslo_messaging.MessageDeliveryFailure("broker down"), "message queue"),
+        (oslo_messaging.MessagingTimeout("no reply"), "message queue"),
+        (kombu.exceptions.OperationalError("refused"), "message queue"),
+        (
+            sa.exc.OperationalError(
+                "SELECT 1", {}, pymysql.err.OperationalError(2003, "refused")
+            ),
+            "database",
+        ),
+    ],
+)
+def test_a_backing_service_down_is_a_503_with_retry_after(error, service):
+    response = faults.fault_response(make_request(), error)
+    assert response.status_int == 503
+    assert response.headers["Retry-After"] == str(faults.RETRY_AFTER_SECONDS)
+    message = json.loads(response.body)["serviceUnavailable"]["message"]
+    assert service in message and "retry" in message
+
+
+def test_a_statement_the_database_refused_stays_a_500():
+    error = sa.exc.OperationalError(
+        "SELECT 1", {}, pymysql.err.OperationalError(1205, "lock wait")
+    )
+    assert faults.fault_response(make_request(), error).status_int == 500

@@ -172,3 +172,26 @@ def test_nova_exceptions_cross_as_themselves(fake_transport):
 
 def test_object_serializer_is_novas():
     assert rpc.RequestContextSerializer()._base.OBJ_BASE_CLASS is base.NovaObject
+
+
+def test_bounded_sends_fail_fast_when_the_broker_is_down():
+    # A real rabbit transport to a port nothing listens on: nova-api's
+    # clients give up (an error the API answers with 503) instead of hanging.
+    import socket
+
+    from nova.api.openstack import faults
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    CONF.set_override("transport_url", f"rabbit://guest:guest@127.0.0.1:{port}/")
+    rpc.bound_sends(0)
+    try:
+        ctxt = context.get_admin_context()
+        with pytest.raises(Exception) as caught:
+            _EchoAPI().prepare(ctxt).cast(ctxt, "echo", value=1)
+        assert faults.unavailable_service(caught.value) == "message queue"
+    finally:
+        rpc.bound_sends(None)
+        rpc.cleanup()
+        CONF.clear_override("transport_url")

@@ -21,6 +21,7 @@ from oslo_config import cfg
 from oslo_middleware import request_id
 
 import nova.conf
+from nova import rpc
 from nova.api import guards, healthcheck
 from nova.api.openstack import auth, faults, router
 from nova.api.openstack.compute import routes
@@ -28,6 +29,10 @@ from nova.api.openstack.links import API_PREFIX
 from nova.api.openstack.request import Request
 
 CONF = nova.conf.CONF
+
+# Tries again to reach a broker that is down before a request gives up
+# with 503 (a few seconds, at oslo.messaging's retry interval).
+RPC_SEND_RETRIES = 2
 
 
 class ComputeRequestId(request_id.RequestId):
@@ -52,6 +57,7 @@ class _PublicOrAuthenticated:
 
 def build_app(conf: cfg.ConfigOpts = CONF):
     """The Compute API WSGI application for the loaded configuration."""
+    rpc.bound_sends(RPC_SEND_RETRIES)
     api = router.make_app(routes.ROUTES, API_PREFIX)
     if conf.api.auth_strategy == "noauth2":
         authenticated = auth.NoAuth2(api)
