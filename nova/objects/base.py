@@ -151,6 +151,13 @@ class NovaObjectSerializer(ovo_base.VersionedObjectSerializer):
     OBJ_BASE_CLASS = NovaObject
 
 
+def database_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc``, raised by an object's database call, says the
+    database server could not be reached (as opposed to a refused
+    statement): for callers above the objects, which never see the engines."""
+    return engines.is_unreachable(exc)
+
+
 def utcnow() -> datetime.datetime:
     """Now in UTC, naive, as DateTime columns store it."""
     return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)

@@ -27,7 +27,7 @@ import webob.exc
 from nova import exception
 from nova.api.openstack import api_version_request
 from nova.api.openstack.request import Request, json_response
-from nova.db import engines
+from nova.objects import base as objects_base
 
 LOG = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def unavailable_service(exc: BaseException) -> str | None:
         ),
     ):
         return "message queue"
-    if engines.is_unreachable(exc):
+    if objects_base.database_unreachable(exc):
         return "database"
     return None
 
