@@ -29,6 +29,7 @@ Version history:
   1.13 - check_can_live_migrate_destination, live_migration,
          pre_live_migration, post_live_migration_at_destination,
          rollback_live_migration_at_destination
+  1.14 - attach_volume, detach_volume
 
 Every version is also a service version (objects.service.SERVICE_VERSION_HISTORY).
 """
@@ -62,7 +63,7 @@ def _compute_host(host: str | None, instance) -> str:
 
 class ComputeAPI(rpc.RPCAPI):
     TOPIC = "compute"
-    VERSION = "1.13"
+    VERSION = "1.14"
     UPGRADE_LEVEL = "compute"
     # ``[upgrade_levels] compute = auto``: what the oldest nova-compute speaks.
     AUTO_CAP = ("nova-compute", "compute_rpc")
@@ -582,3 +583,19 @@ class ComputeAPI(rpc.RPCAPI):
             instance=instance,
             migrate_data=migrate_data,
         )
+
+    # -- 1.14: volumes ---------------------------------------------------------
+
+    def attach_volume(self, context, instance, bdm) -> None:
+        """Connect the volume ``bdm`` reserved to the host and give it to
+        the guest; a failure rolls the reservation back."""
+        self.prepare(
+            context, server=_compute_host(None, instance), version="1.14"
+        ).cast(context, "attach_volume", instance=instance, bdm=bdm)
+
+    def detach_volume(self, context, instance, bdm) -> None:
+        """Take the volume of ``bdm`` from the guest and drop its
+        attachment."""
+        self.prepare(
+            context, server=_compute_host(None, instance), version="1.14"
+        ).cast(context, "detach_volume", instance=instance, bdm=bdm)

@@ -29,7 +29,7 @@ CONF = nova.conf.CONF
 # can tell what it understands: ``[upgrade_levels] compute = auto`` caps the
 # compute RPC API at what the oldest nova-compute speaks. Every change to an
 # RPC API bumps it and appends what the new version speaks to the history.
-SERVICE_VERSION = 14
+SERVICE_VERSION = 15
 
 # What each service version speaks, indexed by service version. Version 0
 # is a row that recorded none; it is assumed to speak the oldest API.
@@ -64,6 +64,8 @@ SERVICE_VERSION_HISTORY: tuple[dict[str, str], ...] = (
     {"compute_rpc": "1.12"},
     # 14: live migration (check_can_live_migrate_destination ...)
     {"compute_rpc": "1.13"},
+    # 15: attach_volume, detach_volume
+    {"compute_rpc": "1.14"},
 )
 
 _COLUMNS = (
