@@ -286,3 +286,43 @@ def test_server_delete_detaches_and_deletes_on_termination(volumes):
     assert volumes.attachments(kept) == []
     volumes.cinder.wait_volume(dropped, "deleted", client=volumes.block)
     volumes.block.delete(f"/volumes/{kept}")
+
+
+def test_openstack_cli_adds_lists_and_removes_a_volume(volumes):
+    cloud, demo = volumes.cloud, volumes.cloud.services.demo_cloud
+    server_id = volumes.server()
+    volume_id = volumes.volume()
+    attach, detach = [], []
+    for _ in range(3):
+        began = time.monotonic()
+        cloud.openstack(
+            "--os-compute-api-version", "2.79", "server", "add", "volume",
+            "--device", "/dev/vdc", server_id, volume_id, cloud=demo,
+        )  # fmt: skip
+        volumes.cinder.wait_volume(volume_id, "in-use", client=volumes.block)
+        attach.append(time.monotonic() - began)
+        listed = cloud.openstack("server", "volume", "list", server_id, cloud=demo)
+        assert [(v["Volume ID"], v["Device"]) for v in listed] == [
+            (volume_id, "/dev/vdc")
+        ]
+        began = time.monotonic()
+        cloud.openstack(
+            "server",
+            "remove",
+            "volume",
+            server_id,
+            volume_id,
+            cloud=demo,
+            json_output=False,
+        )
+        volumes.cinder.wait_volume(volume_id, "available", client=volumes.block)
+        detach.append(time.monotonic() - began)
+    print(
+        "CLI attach (add volume to in-use): "
+        + ", ".join(f"{s:.2f}" for s in attach)
+        + " s; detach (remove volume to available): "
+        + ", ".join(f"{s:.2f}" for s in detach)
+        + " s"
+    )
+    volumes.delete_server(server_id)
+    volumes.block.delete(f"/volumes/{volume_id}")
