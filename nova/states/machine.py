@@ -343,9 +343,9 @@ DETACH_INTERFACE = Transition(
 
 # -- volumes ------------------------------------------------------------------
 
-# A volume is attached to (or detached from) a guest on its host; no task
-# state is claimed (two attaches may run at once, each on its own device),
-# and the vm_state stays as it was.
+# A volume is attached to (or detached from) a guest on its host while no
+# other task runs; none is claimed (two attaches may run at once, each on
+# its own device), and the vm_state stays as it was.
 _ATTACHABLE = _states(
     vm_states.ACTIVE,
     vm_states.PAUSED,
@@ -353,12 +353,8 @@ _ATTACHABLE = _states(
     vm_states.RESIZED,
     vm_states.SOFT_DELETED,
 )
-ATTACH_VOLUME = Transition(
-    action="attach_volume", vm_states=_ATTACHABLE, task_states=ANY
-)
-DETACH_VOLUME = Transition(
-    action="detach_volume", vm_states=_ATTACHABLE, task_states=ANY
-)
+ATTACH_VOLUME = Transition(action="attach_volume", vm_states=_ATTACHABLE)
+DETACH_VOLUME = Transition(action="detach_volume", vm_states=_ATTACHABLE)
 
 # -- moves ----------------------------------------------------------------------
 
