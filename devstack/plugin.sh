@@ -39,6 +39,11 @@ function nova_fs_common_config {
     iniset "$conf" oslo_concurrency lock_path "$NOVA_FS_STATE_PATH/lock"
     nova_fs_service_client "$conf" placement
     nova_fs_service_client "$conf" glance
+    # Volumes (os-volume_attachments) through DevStack's Cinder, when it runs.
+    if is_service_enabled cinder; then
+        nova_fs_service_client "$conf" cinder
+        iniset "$conf" cinder os_region_name "$REGION_NAME"
+    fi
 }
 
 function install_nova_fs {

@@ -667,6 +667,43 @@ class VolumeServiceNotConfigured(Invalid):
     )
 
 
+class VolumeNotFound(NotFound):
+    msg_fmt = "Volume %(volume_id)s could not be found."
+
+
+class InvalidVolume(Invalid):
+    msg_fmt = "Invalid volume: %(reason)s"
+
+
+class VolumeAttachmentNotFound(NotFound):
+    msg_fmt = "Volume attachment %(attachment_id)s could not be found."
+
+
+class VolumeNotAttached(NotFound):
+    msg_fmt = "Volume %(volume_id)s is not attached to the instance."
+
+
+class VolumeBDMNotFound(NotFound):
+    msg_fmt = "No volume block device mapping with id %(volume_id)s."
+
+
+class VolumeAlreadyAttached(Conflict):
+    msg_fmt = "Volume %(volume_id)s is already attached to this instance."
+
+
+class VolumeAZMismatch(Invalid):
+    msg_fmt = (
+        "Server and volumes are not in the same availability zone: the "
+        "server is in %(instance_az)s and volume %(volume_id)s in "
+        "%(volume_az)s."
+    )
+
+
+class VolumeServiceUnavailable(NovaException):
+    msg_fmt = "The block storage service is unavailable: %(reason)s"
+    code = 503
+
+
 class InvalidFilter(Invalid):
     msg_fmt = "Invalid %(name)s filter [%(value)s]"
 

@@ -4,4 +4,5 @@ pytest_plugins = [
     "tests.fixtures.openstack_services",
     "tests.fixtures.neutron_cloud",
     "tests.fixtures.neutron_servers",
+    "tests.fixtures.cinder_cloud",
 ]

@@ -36,6 +36,7 @@ from nova.compute.flows import (
     rebuild,
     recovery,
     rescue,
+    volumes,
 )
 from nova.compute.flows import host as host_flows
 from nova.compute.resource_tracker import ResourceTracker
@@ -62,7 +63,7 @@ _CONSOLE_ERRORS = (
 
 
 class ComputeManager(manager.Manager):
-    target = oslo_messaging.Target(version="1.15")
+    target = oslo_messaging.Target(version="1.16")
 
     def __init__(self, host: str) -> None:
         super().__init__(host, "compute")
@@ -83,6 +84,7 @@ class ComputeManager(manager.Manager):
         self.events = events.EventsFlow(self.compute)
         self.moves = moves.MovesFlow(self.compute)
         self.interfaces = interfaces.InterfacesFlow(self.compute)
+        self.volumes = volumes.VolumesFlow(self.compute)
         self.recovery = recovery.RecoveryFlow(
             self.compute,
             build=self.build,
@@ -442,6 +444,14 @@ class ComputeManager(manager.Manager):
 
     def detach_interface(self, context, instance, port_id: str) -> None:
         self.interfaces.detach_interface(context, instance, port_id)
+
+    # -- 1.14: volumes --------------------------------------------------------
+
+    def attach_volume(self, context, instance, bdm) -> None:
+        self.volumes.attach_volume(context, instance, bdm)
+
+    def detach_volume(self, context, instance, bdm) -> None:
+        self.volumes.detach_volume(context, instance, bdm)
 
     # -- 1.12: resize and cold migration -------------------------------------
 

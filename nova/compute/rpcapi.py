@@ -32,6 +32,7 @@ Version history:
   1.14 - rebuild_instance takes recreate (evacuate to ``host``), with
          on_shared_storage, migration, scheduled_node and target_state
   1.15 - live_migration_force_complete, live_migration_abort
+  1.16 - attach_volume, detach_volume
 
 Every version is also a service version (objects.service.SERVICE_VERSION_HISTORY).
 """
@@ -65,7 +66,7 @@ def _compute_host(host: str | None, instance) -> str:
 
 class ComputeAPI(rpc.RPCAPI):
     TOPIC = "compute"
-    VERSION = "1.15"
+    VERSION = "1.16"
     UPGRADE_LEVEL = "compute"
     # ``[upgrade_levels] compute = auto``: what the oldest nova-compute speaks.
     AUTO_CAP = ("nova-compute", "compute_rpc")
@@ -629,3 +630,19 @@ class ComputeAPI(rpc.RPCAPI):
             instance=instance,
             migration_id=migration_id,
         )
+
+    # -- 1.16: volumes ---------------------------------------------------------
+
+    def attach_volume(self, context, instance, bdm) -> None:
+        """Connect the volume ``bdm`` reserved to the host and give it to
+        the guest; a failure rolls the reservation back."""
+        self.prepare(
+            context, server=_compute_host(None, instance), version="1.16"
+        ).cast(context, "attach_volume", instance=instance, bdm=bdm)
+
+    def detach_volume(self, context, instance, bdm) -> None:
+        """Take the volume of ``bdm`` from the guest and drop its
+        attachment."""
+        self.prepare(
+            context, server=_compute_host(None, instance), version="1.16"
+        ).cast(context, "detach_volume", instance=instance, bdm=bdm)

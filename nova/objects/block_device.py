@@ -43,7 +43,8 @@ class BlockDeviceMapping(base.NovaPersistentObject, base.NovaObject):
     """One disk of an instance, as ``block_device_mapping_v2`` describes it."""
 
     # Version 1.0: Initial version
-    VERSION = "1.0"
+    # Version 1.1: save, get_by_volume_and_instance
+    VERSION = "1.1"
 
     fields = {
         "id": fields.IntegerField(),
@@ -91,6 +92,44 @@ class BlockDeviceMapping(base.NovaPersistentObject, base.NovaObject):
             session.add(row)
             session.flush()
         self._from_db_object(self._context, self, row)
+
+    @base.remotable
+    def save(self) -> None:
+        """Write the changed fields."""
+        changes = {
+            key: value
+            for key, value in base.db_values(self, _COLUMNS).items()
+            if key in self.obj_what_changed()
+        }
+        if not changes:
+            return
+        model = models.BlockDeviceMapping
+        with engines.transaction(self._context.db_connection) as session:
+            session.execute(
+                sa.update(model)
+                .where(model.id == self.id, model.deleted == 0)
+                .values(**changes, updated_at=base.utcnow())
+            )
+        self.obj_reset_changes()
+
+    @classmethod
+    @base.remotable
+    def get_by_volume_and_instance(
+        cls, context, volume_id: str, instance_uuid: str
+    ) -> BlockDeviceMapping:
+        """:raises VolumeBDMNotFound: the instance has no such volume."""
+        model = models.BlockDeviceMapping
+        with engines.transaction(context.db_connection) as session:
+            row = session.scalars(
+                sa.select(model).where(
+                    model.volume_id == volume_id,
+                    model.instance_uuid == instance_uuid,
+                    model.deleted == 0,
+                )
+            ).first()
+        if row is None:
+            raise exception.VolumeBDMNotFound(volume_id=volume_id)
+        return cls._from_db_object(context, cls(), row)
 
     @base.remotable
     def destroy(self) -> None:

@@ -29,7 +29,7 @@ CONF = nova.conf.CONF
 # can tell what it understands: ``[upgrade_levels] compute = auto`` caps the
 # compute RPC API at what the oldest nova-compute speaks. Every change to an
 # RPC API bumps it and appends what the new version speaks to the history.
-SERVICE_VERSION = 16
+SERVICE_VERSION = 17
 
 # What each service version speaks, indexed by service version. Version 0
 # is a row that recorded none; it is assumed to speak the oldest API.
@@ -68,6 +68,8 @@ SERVICE_VERSION_HISTORY: tuple[dict[str, str], ...] = (
     {"compute_rpc": "1.14"},
     # 16: live_migration_force_complete, live_migration_abort
     {"compute_rpc": "1.15"},
+    # 17: attach_volume, detach_volume
+    {"compute_rpc": "1.16"},
 )
 
 _COLUMNS = (

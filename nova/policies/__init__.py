@@ -56,6 +56,7 @@ from nova.policies import (
     shelve,
     simple_tenant_usage,
     suspend_server,
+    volumes_attachments,
 )
 
 
@@ -67,6 +68,7 @@ def list_rules():
             admin_password.list_rules(),
             aggregates.list_rules(),
             attach_interfaces.list_rules(),
+            volumes_attachments.list_rules(),
             availability_zone.list_rules(),
             console_auth_tokens.list_rules(),
             console_output.list_rules(),

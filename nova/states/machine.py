@@ -341,6 +341,21 @@ DETACH_INTERFACE = Transition(
     task_state=task_states.INTERFACE_DETACHING,
 )
 
+# -- volumes ------------------------------------------------------------------
+
+# A volume is attached to (or detached from) a guest on its host while no
+# other task runs; none is claimed (two attaches may run at once, each on
+# its own device), and the vm_state stays as it was.
+_ATTACHABLE = _states(
+    vm_states.ACTIVE,
+    vm_states.PAUSED,
+    vm_states.STOPPED,
+    vm_states.RESIZED,
+    vm_states.SOFT_DELETED,
+)
+ATTACH_VOLUME = Transition(action="attach_volume", vm_states=_ATTACHABLE)
+DETACH_VOLUME = Transition(action="detach_volume", vm_states=_ATTACHABLE)
+
 # -- moves ----------------------------------------------------------------------
 
 # A resize ends RESIZED on its destination, waiting for the user to confirm

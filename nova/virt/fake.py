@@ -42,6 +42,8 @@ class FakeGuest:
     rescue_image_ref: str | None = None
     # Port ids of the interfaces hot-plugged into it.
     attached_ports: list[str] = dataclasses.field(default_factory=list)
+    # Mountpoint -> the connection info of the volume attached there.
+    attached_volumes: dict[str, dict] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -168,6 +170,44 @@ class FakeDriver(driver.ComputeDriver):
         with self._lock:
             if vif["id"] in guest.attached_ports:
                 guest.attached_ports.remove(vif["id"])
+
+    def get_volume_connector(self, instance) -> dict:
+        """A host reaching block storage over the network, as a real
+        host's connector says: its address, name and an initiator name."""
+        return {
+            "ip": "127.0.0.1",
+            "host": (self._host or CONF.host),
+            "initiator": f"iqn.2010-10.org.openstack:{(self._host or CONF.host)}",
+            "platform": "x86_64",
+            "os_type": "linux",
+            "multipath": False,
+            "do_local_attach": False,
+        }
+
+    def attach_volume(
+        self,
+        context,
+        connection_info,
+        instance,
+        mountpoint,
+        disk_bus=None,
+        device_type=None,
+        encryption=None,
+    ) -> None:
+        guest = self._guest(instance)
+        with self._lock:
+            if mountpoint in guest.attached_volumes:
+                raise exception.InvalidVolume(
+                    reason=f"{mountpoint} of {instance.uuid} is in use"
+                )
+            guest.attached_volumes[mountpoint] = connection_info
+
+    def detach_volume(
+        self, context, connection_info, instance, mountpoint, encryption=None
+    ) -> None:
+        guest = self._guest(instance)
+        with self._lock:
+            guest.attached_volumes.pop(mountpoint, None)
 
     def destroy(
         self,

@@ -27,13 +27,12 @@ attachment is a dict with ``id``, ``volume_id``, ``instance`` (its uuid),
 ``status``, ``attach_mode`` and ``connection_info`` (what the virt driver
 connects with; empty while the attachment is only reserved).
 
-:func:`get_volume_api` chooses the implementation. Today that is
-:mod:`nova.volume.local`: no block storage service, every call refused
-with :class:`~nova.exception.VolumeServiceNotConfigured` (400). The Cinder
-client will be ``nova/volume/cinder.py``, shaped like
-:mod:`nova.image.glance` (a keystoneauth1 adapter built from ``[cinder]``,
-Cinder's errors turned into nova exceptions), and chosen here when
-``[cinder]`` is configured.
+:func:`get_volume_api` chooses the implementation: the Cinder client
+:mod:`nova.volume.cinder` (a keystoneauth1 adapter built from ``[cinder]``,
+Cinder's errors turned into nova exceptions) when ``[cinder]`` is
+configured, else :mod:`nova.volume.local`: no block storage service, every
+call refused with :class:`~nova.exception.VolumeServiceNotConfigured`
+(400).
 
 :class:`VolumeAPI` is a protocol, as :class:`nova.image.api.ImageAPI` is:
 implementations do not import this module, which imports them.
@@ -95,6 +94,10 @@ class VolumeAPI(Protocol):
         """
         ...
 
+    def attachment_get(self, context, attachment_id: str) -> AttachmentDict:
+        """The attachment ``attachment_id``."""
+        ...
+
     def attachment_update(
         self,
         context,
@@ -130,8 +133,17 @@ class VolumeAPI(Protocol):
 
 
 def get_volume_api() -> VolumeAPI:
-    """The volume API of this deployment: without a block storage service,
-    the only kind there is yet, :class:`nova.volume.local.LocalVolumeAPI`."""
+    """The volume API of this deployment: Cinder
+    (:class:`nova.volume.cinder.CinderVolumeAPI`) when ``[cinder]`` names
+    credentials or an endpoint, else
+    :class:`nova.volume.local.LocalVolumeAPI`, which refuses everything."""
+    import nova.conf
+
+    conf = nova.conf.CONF
+    if conf.cinder.auth_type or conf.cinder.endpoint_template:
+        from nova.volume import cinder
+
+        return cinder.CinderVolumeAPI()
     from nova.volume import local
 
     return local.LocalVolumeAPI()

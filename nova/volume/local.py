@@ -52,6 +52,9 @@ class LocalVolumeAPI:
     ) -> dict[str, Any]:
         _refuse()
 
+    def attachment_get(self, context, attachment_id: str) -> dict[str, Any]:
+        _refuse()
+
     def attachment_update(
         self,
         context,

@@ -11,7 +11,7 @@ from oslo_log import log as logging
 import nova.conf
 from nova import exception, objects
 from nova.compute import utils as compute_utils
-from nova.compute.flows import base
+from nova.compute.flows import base, volumes
 from nova.notifications import instance as instance_notifications
 from nova.objects import base as objects_base
 from nova.states import machine, power_state, task_states, vm_states
@@ -40,6 +40,7 @@ class DeleteFlow(base.Flow):
     def delete_instance(self, context, instance) -> None:
         self.driver.destroy(context, instance)
         self.deallocate_network(context, instance)
+        volumes.VolumesFlow(self.compute).release_volumes(context, instance)
         # Its console URLs die with it.
         objects.ConsoleAuthToken.clean_console_auths_for_instance(
             context, instance.uuid

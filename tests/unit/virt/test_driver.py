@@ -68,8 +68,12 @@ def test_the_libvirt_driver_loads_by_upstream_name():
 
 @pytest.mark.parametrize("method", sorted(UNIMPLEMENTED))
 def test_a_driver_without_the_method_raises_not_implemented(method):
+    # The interface's own method, as a driver that does not override it has
+    # it (the fake driver implements some, the volume methods for one).
     with pytest.raises(NotImplementedError):
-        getattr(fake.FakeDriver(), method)(**UNIMPLEMENTED[method])
+        getattr(driver.ComputeDriver, method)(
+            fake.FakeDriver(), **UNIMPLEMENTED[method]
+        )
 
 
 def test_post_live_migration_is_an_optional_hook():

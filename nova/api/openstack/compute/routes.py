@@ -43,6 +43,7 @@ from nova.api.openstack.compute import (
     services,
     simple_tenant_usage,
     versions,
+    volume_attachments,
 )
 from nova.api.openstack.links import API_PREFIX as V21
 
@@ -194,6 +195,14 @@ ROUTES = {
     f"{V21}/servers/{{server_id}}/os-interface/{{port_id}}": {
         "GET": attach_interfaces.show,
         "DELETE": attach_interfaces.delete,
+    },
+    f"{V21}/servers/{{server_id}}/os-volume_attachments": {
+        "GET": volume_attachments.index,
+        "POST": volume_attachments.create,
+    },
+    f"{V21}/servers/{{server_id}}/os-volume_attachments/{{volume_id}}": {
+        "GET": volume_attachments.show,
+        "DELETE": volume_attachments.delete,
     },
     f"{V21}/servers/{{server_id}}/diagnostics": {"GET": server_diagnostics.show},
     f"{V21}/servers/{{server_id}}/os-instance-actions": {"GET": instance_actions.index},

@@ -117,6 +117,30 @@ class ServerViews:
             key, lambda: policy.authorize(self.context, rule, target, fatal=False)
         )
 
+    def volumes_attached(self, instance) -> list[dict]:
+        """The server's volumes: ``{"id": ...}``, with
+        ``delete_on_termination`` from 2.3. A server still being built
+        (no cell yet) has none."""
+        from nova.compute.api import volumes as volumes_api
+
+        context = getattr(instance, "_context", None)
+        if context is None or _get(instance, "id") is None:
+            return []
+        try:
+            bdms = volumes_api.volume_bdms(context, instance.uuid)
+        except Exception:  # noqa: BLE001 - a build request's context
+            return []
+        show_delete = self.req.is_supported("2.3")
+        return [
+            {"id": bdm.volume_id}
+            | (
+                {"delete_on_termination": bdm.delete_on_termination}
+                if show_delete
+                else {}
+            )
+            for bdm in bdms
+        ]
+
     def host_zones(self) -> dict[str, str]:
         return self._once("zones", lambda: self.servers.host_zones(self.context))
 
@@ -398,8 +422,7 @@ def _extended(views: ServerViews, instance) -> dict:
         "OS-EXT-STS:vm_state": _get(instance, "vm_state"),
         "OS-SRV-USG:launched_at": _usage_time(_get(instance, "launched_at")),
         "OS-SRV-USG:terminated_at": _usage_time(_get(instance, "terminated_at")),
-        # No block storage service yet: no volumes are attached.
-        "os-extended-volumes:volumes_attached": [],
+        "os-extended-volumes:volumes_attached": views.volumes_attached(instance),
     }
 
 
