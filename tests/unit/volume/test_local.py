@@ -10,6 +10,7 @@ CALLS = {
     "create": (1, "data", None),
     "delete": ("vol-1",),
     "attachment_create": ("vol-1", "instance-1"),
+    "attachment_get": ("attachment-1",),
     "attachment_update": ("attachment-1", {"host": "compute-1"}),
     "attachment_complete": ("attachment-1",),
     "attachment_delete": ("attachment-1",),
