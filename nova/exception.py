@@ -567,6 +567,10 @@ class AttachInterfaceNotSupported(Invalid):
     msg_fmt = "Attaching interfaces is not supported for instance %(instance_uuid)s."
 
 
+class VirtualInterfacePlugException(NovaException):
+    msg_fmt = "Virtual interface plugin failed: %(reason)s"
+
+
 class InterfaceAttachFailed(NovaException):
     msg_fmt = "Failed to attach network adapter device to %(instance_uuid)s"
 

@@ -55,6 +55,7 @@ GROUP_MODULES = tuple(
         "neutron",
         "notifications",
         "novnc",
+        "os_vif_ovs",
         "pci",
         "placement",
         "quota",

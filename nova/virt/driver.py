@@ -94,9 +94,15 @@ class ComputeDriver:
         network_info=None,
         block_device_info=None,
         power_on: bool = True,
+        vifs_plugged=None,
     ) -> None:
         """Create and (by default) start the guest. A failed spawn leaves
-        nothing behind."""
+        nothing behind.
+
+        ``vifs_plugged``, when given, is called once the VIFs of
+        ``network_info`` are plugged and before the guest runs: it returns
+        when the network service reported them plugged (a failure raises,
+        and the spawn fails with it)."""
         raise NotImplementedError()
 
     def destroy(

@@ -120,6 +120,7 @@ class FakeDriver(driver.ComputeDriver):
         network_info=None,
         block_device_info=None,
         power_on: bool = True,
+        vifs_plugged=None,
     ) -> None:
         time.sleep(CONF.fake_driver.spawn_seconds)
         if CONF.fake_driver.fail_spawn:
@@ -141,6 +142,8 @@ class FakeDriver(driver.ComputeDriver):
         with self._lock:
             self._guests[instance.uuid] = _guest_of(instance, state)
         self._report_plugged(instance, network_info)
+        if vifs_plugged is not None:
+            vifs_plugged()
 
     def register_instance_event_listener(self, callback) -> None:
         self._event_listener = callback

@@ -6,8 +6,12 @@
 #                      console, powering off on the ACPI power button; with
 #                      a config-2 drive (an iso9660 cdrom or a vfat disk) it
 #                      prints the drive's uuid, user_data and first
-#                      personality file (CONFIG-DRIVE lines), then runs a
-#                      shell on the serial port
+#                      personality file (CONFIG-DRIVE lines); with a NIC it
+#                      takes a DHCP lease on it (GUEST-DHCP), prints the uuid
+#                      in the metadata service's meta_data.json
+#                      (GUEST-METADATA) and then every NIC hot-plugged in or
+#                      out (GUEST-NIC-ADDED/REMOVED); then it runs a shell on
+#                      the serial port
 #   disk.qcow2         a 64 MiB disk with a marker at its start
 # Usage: build_guest_images.sh OUTPUT_DIR   (OUTPUT_DIR must not exist yet)
 set -euo pipefail
@@ -45,7 +49,8 @@ for m in drivers/virtio/virtio drivers/virtio/virtio_ring \
          drivers/input/evdev drivers/scsi/scsi_common drivers/scsi/scsi_mod \
          drivers/ata/libata drivers/ata/ata_piix drivers/cdrom/cdrom \
          drivers/scsi/sr_mod fs/isofs/isofs fs/nls/nls_cp437 fs/nls/nls_ascii \
-         fs/nls/nls_utf8 fs/fat/fat fs/fat/vfat; do
+         fs/nls/nls_utf8 fs/fat/fat fs/fat/vfat net/core/failover \
+         drivers/net/net_failover drivers/net/virtio_net; do
     cp "$MODS/$m.ko" "$R/mods/$i-${m##*/}.ko"
     i=$((i+1))
 done
@@ -55,6 +60,25 @@ echo "GUEST-ACPI-POWERBUTTON -> poweroff" > /dev/console
 sync; poweroff -f
 EOS
 chmod +x "$R"/etc/acpi/PWRF/00000080
+# udhcpc's lease handler: the address, the routes of option 121 (Neutron's
+# route to 169.254.169.254 and the default one) or else the router.
+cat > "$R"/etc/udhcpc.script <<'EOS'
+#!/bin/sh
+case "$1" in
+  bound|renew)
+    ip addr flush dev "$interface"
+    ip addr add "$ip/$mask" dev "$interface"
+    if [ -n "$staticroutes" ]; then
+      set -- $staticroutes
+      while [ $# -ge 2 ]; do ip route replace "$1" via "$2" dev "$interface"; shift 2; done
+    elif [ -n "$router" ]; then
+      ip route replace default via "${router%% *}" dev "$interface"
+    fi
+    echo "GUEST-DHCP $interface $ip" > /dev/console
+    ;;
+esac
+EOS
+chmod +x "$R"/etc/udhcpc.script
 cat > "$R"/init <<'EOS'
 #!/bin/sh
 /bin/busybox --install -s /bin
@@ -96,6 +120,31 @@ if [ -n "$fs" ]; then
   [ -f $f ] && echo "CONFIG-DRIVE file0=$(cat $f)"
 else
   echo "CONFIG-DRIVE none"
+fi
+# Networking: a lease on the first NIC, the metadata service, then a
+# watcher reporting NICs hot-plugged in and out.
+nic=$(ls /sys/class/net | grep -v '^lo$' | head -1)
+if [ -n "$nic" ]; then
+  ip link set lo up; ip link set "$nic" up
+  udhcpc -i "$nic" -n -q -t 20 -T 2 -O staticroutes -s /etc/udhcpc.script \
+    >/dev/null 2>&1 || echo "GUEST-DHCP $nic failed"
+  uuid=""; n=0
+  while [ -z "$uuid" ] && [ $n -lt 15 ]; do
+    uuid=$(printf 'GET /openstack/latest/meta_data.json HTTP/1.0\r\nHost: 169.254.169.254\r\n\r\n' \
+           | nc -w 10 169.254.169.254 80 2>/dev/null \
+           | sed -n 's/.*"uuid": "\([^"]*\)".*/\1/p')
+    [ -z "$uuid" ] && sleep 2; n=$((n+1))
+  done
+  echo "GUEST-METADATA uuid=$uuid"
+  ( known=$(echo $(ls /sys/class/net))
+    while true; do
+      sleep 1; now=$(echo $(ls /sys/class/net))
+      for i in $now; do case " $known " in *" $i "*) ;; *)
+        echo "GUEST-NIC-ADDED $i $(cat /sys/class/net/$i/address)" > /dev/console;; esac; done
+      for i in $known; do case " $now " in *" $i "*) ;; *)
+        echo "GUEST-NIC-REMOVED $i" > /dev/console;; esac; done
+      known=$now
+    done ) &
 fi
 # An interactive shell on the serial port (a serial console's keystrokes
 # reach it; without one attached it waits).

@@ -131,7 +131,7 @@ class LibvirtCompute:
         return self.log_file.read_text(errors="replace")
 
 
-def _compute_conf(path: Path, host: str, state_path: Path) -> None:
+def _compute_conf(path: Path, host: str, state_path: Path, more: str = "") -> None:
     path.write_text(
         "[DEFAULT]\n"
         f"host = {host}\n"
@@ -147,16 +147,25 @@ def _compute_conf(path: Path, host: str, state_path: Path) -> None:
         "server_listen = 127.0.0.1\n"
         "[oslo_concurrency]\n"
         f"lock_path = {state_path / 'lock'}\n"
+        f"{more}"
     )
 
 
+def compute_host_name() -> str:
+    return f"libvirt-{uuid.uuid4().hex[:6]}"
+
+
 @contextlib.contextmanager
-def _libvirt_compute(cloud: LocalCloud, root: Path) -> Iterator[LibvirtCompute]:
-    host = f"libvirt-{uuid.uuid4().hex[:6]}"
+def _libvirt_compute(
+    cloud: LocalCloud, root: Path, host: str | None = None, more_conf: str = ""
+) -> Iterator[LibvirtCompute]:
+    """A libvirt compute named ``host`` (a new name if None); ``more_conf``
+    is added to its own configuration file."""
+    host = host or compute_host_name()
     state_path = root / host
     state_path.mkdir(parents=True)
     conf = root / f"{host}.conf"
-    _compute_conf(conf, host, state_path)
+    _compute_conf(conf, host, state_path, more_conf)
     log_file = root / f"{host}.log"
     argv = [
         str(Path(sys.executable).parent / "nova-compute"),
@@ -202,16 +211,23 @@ def _libvirt_compute(cloud: LocalCloud, root: Path) -> Iterator[LibvirtCompute]:
 
 
 def _remove_domains(prefix: str) -> None:
-    """Destroy the guests a failed test left behind."""
+    """Destroy the guests a failed test left behind, and their taps (which
+    outlive a guest: nova's driver made them)."""
     import libvirt
+
+    from nova.virt.libvirt import driver
 
     conn = libvirt.open(LIBVIRT_URI)
     try:
         for domain in conn.listAllDomains(0):
             if domain.name().startswith(prefix):
+                taps = driver.LibvirtDriver._taps(domain)
                 if domain.isActive():
                     domain.destroy()
                 domain.undefineFlags(libvirt.VIR_DOMAIN_UNDEFINE_MANAGED_SAVE)
+                for tap in taps:
+                    subprocess.run(["ip", "link", "delete", "dev", tap],
+                                   capture_output=True, check=False)  # fmt: skip
     finally:
         conn.close()
 

@@ -9,6 +9,8 @@ RPC threads stay free for deletes; a stopping service waits for them.
 from __future__ import annotations
 
 import concurrent.futures
+import threading
+from collections.abc import Callable
 
 from oslo_log import log as logging
 
@@ -39,6 +41,18 @@ def _hard_policy_group(request_spec):
     if group is None or group.policy not in ("affinity", "anti-affinity"):
         return None
     return group
+
+
+def _once(step: Callable[[], None]) -> Callable[[], None]:
+    """``step``, done on its first call only."""
+    done = threading.Event()
+
+    def run() -> None:
+        if not done.is_set():
+            done.set()
+            step()
+
+    return run
 
 
 class BuildFlow(base.Flow):
@@ -146,7 +160,14 @@ class BuildFlow(base.Flow):
             instance.info_cache.network_info = network_info
             # Expected before the driver plugs, so an early event is kept.
             plugged = self._expect_vifs_plugged(instance, network_info)
+            vifs_plugged = (
+                None
+                if plugged is None
+                else _once(lambda: self._wait_for_vifs_plugged(instance, plugged))
+            )
             try:
+                # The driver waits once its VIFs are plugged, before the
+                # guest runs.
                 self.driver.spawn(
                     context,
                     instance,
@@ -155,13 +176,15 @@ class BuildFlow(base.Flow):
                     parameters.admin_password,
                     allocations,
                     network_info=network_info,
+                    vifs_plugged=vifs_plugged,
                 )
             except BaseException:
                 if plugged is not None:
                     plugged.cancel()
                 raise
-            if plugged is not None:
-                self._wait_for_vifs_plugged(instance, plugged)
+            if vifs_plugged is not None:
+                # A driver that did not wait: the build does.
+                vifs_plugged()
         except (
             exception.BuildAbortException,
             exception.UnexpectedDeletingTaskStateError,

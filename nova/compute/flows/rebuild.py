@@ -109,6 +109,10 @@ class RebuildFlow(base.Flow):
         instance.save(expected_task_state=task_states.REBUILDING)
         instance.task_state = task_states.REBUILD_SPAWNING
         instance.save(expected_task_state=task_states.REBUILD_BLOCK_DEVICE_MAPPING)
+        # The same ports, plugged again into the new guest.
+        network_info = objects.InstanceInfoCache.get_by_instance_uuid(
+            context, instance.uuid
+        ).network_info
         self.driver.spawn(
             context,
             instance,
@@ -116,7 +120,7 @@ class RebuildFlow(base.Flow):
             injected_files or [],
             new_pass,
             allocations,
-            network_info=[],
+            network_info=network_info or [],
             power_on=machine.REBUILD.end_state(instance.vm_state) != vm_states.STOPPED,
         )
         instance.launched_at = objects_base.utcnow()

@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 
 import nova.conf
 from nova.virt import configdrive
+from nova.virt.libvirt import vif as vifs
 
 CONF = nova.conf.CONF
 
@@ -42,6 +43,17 @@ class GuestDisk:
 
 
 @dataclasses.dataclass(frozen=True)
+class GuestInterface:
+    """A NIC on a tap plugged beforehand (:mod:`nova.virt.libvirt.vif`):
+    libvirt opens the tap and leaves it be (``managed='no'``)."""
+
+    mac: str
+    tap: str
+    model: str = "virtio"
+    mtu: int | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class GuestConfig:
     """Everything the domain XML says about one guest."""
 
@@ -52,6 +64,7 @@ class GuestConfig:
     vcpus: int
     disks: tuple[GuestDisk, ...]
     console_log: str
+    interfaces: tuple[GuestInterface, ...] = ()
     cpu_mode: str | None = None
     cpu_model: str | None = None
     kernel: str | None = None
@@ -115,6 +128,19 @@ def machine_type(image_meta) -> str | None:
     return None
 
 
+def vif_model(image_meta) -> str:
+    """The NIC model the image asks for (``hw_vif_model``), else virtio."""
+    props = image_meta.properties if "properties" in image_meta else None
+    return (props.get("hw_vif_model") if props is not None else None) or "virtio"
+
+
+def guest_interface(vif, model: str) -> GuestInterface:
+    """The NIC of ``vif`` (a VIF of the network model) on its tap."""
+    return GuestInterface(
+        mac=vif["address"], tap=vifs.tap_name(vif), model=model, mtu=vifs.mtu(vif)
+    )
+
+
 def _cpu(virt_type: str) -> tuple[str | None, str | None]:
     """(mode, model) from ``[libvirt] cpu_mode``/``cpu_models``: upstream's
     defaults are host-model under KVM and none under emulation."""
@@ -158,11 +184,13 @@ def guest_config(
     kernel: str | None = None,
     ramdisk: str | None = None,
     serial_port: int | None = None,
+    network_info=None,
 ) -> GuestConfig:
     """What the guest of ``instance`` is, on this host's configuration;
     its serial port listens on ``serial_port`` when given (``[serial_console]
-    enabled``)."""
+    enabled``); it has a NIC per VIF of ``network_info``."""
     virt_type = CONF.libvirt.virt_type
+    model = vif_model(image_meta)
     cpu_mode, cpu_model = _cpu(virt_type)
     cmdline = None
     if kernel:
@@ -176,6 +204,7 @@ def guest_config(
         vcpus=instance.flavor.vcpus,
         disks=tuple(disks),
         console_log=console_log,
+        interfaces=tuple(guest_interface(vif, model) for vif in network_info or ()),
         cpu_mode=cpu_mode,
         cpu_model=cpu_model,
         kernel=kernel,
@@ -218,6 +247,22 @@ def _nova_metadata(parent: ET.Element, metadata: dict) -> None:
     _sub(owner, n("project"), uuid=metadata.get("project_id", ""))
     if metadata.get("image_ref"):
         _sub(instance, n("root"), type="image", uuid=metadata["image_ref"])
+
+
+def _interface(parent: ET.Element, nic: GuestInterface) -> ET.Element:
+    element = _sub(parent, "interface", type="ethernet")
+    _sub(element, "mac", address=nic.mac)
+    _sub(element, "target", dev=nic.tap, managed="no")
+    _sub(element, "model", type=nic.model)
+    if nic.mtu:
+        _sub(element, "mtu", size=nic.mtu)
+    return element
+
+
+def interface_xml(nic: GuestInterface) -> str:
+    """The ``<interface>`` of ``nic`` alone, as a hot attach or detach
+    takes it."""
+    return ET.tostring(_interface(ET.Element("devices"), nic), encoding="unicode")
 
 
 def domain_xml(config: GuestConfig) -> str:
@@ -269,6 +314,8 @@ def domain_xml(config: GuestConfig) -> str:
         _sub(element, "target", dev=disk.target_dev, bus=disk.bus)
         if disk.read_only:
             _sub(element, "readonly")
+    for nic in config.interfaces:
+        _interface(devices, nic)
     # append: a reboot adds to the log instead of wiping what came before.
     if config.serial_tcp:
         host, port = config.serial_tcp

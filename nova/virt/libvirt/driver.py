@@ -28,6 +28,7 @@ from nova.image import api as image_api
 from nova.states import power_state, task_states
 from nova.virt import configdrive, driver
 from nova.virt.libvirt import config, host, imagebackend, imagecache
+from nova.virt.libvirt import vif as vifs
 
 try:
     import libvirt
@@ -307,8 +308,9 @@ class LibvirtDriver(driver.ComputeDriver):
         }
         return serial_ports.acquire_port(address, in_use)
 
-    def _define_domain(self, context, instance, image_meta, disks):
-        """Define (not start) the domain of ``instance`` over ``disks``."""
+    def _define_domain(self, context, instance, image_meta, disks, network_info=None):
+        """Define (not start) the domain of ``instance`` over ``disks``,
+        with a NIC per VIF of ``network_info``."""
         kernel, ramdisk = self._boot_files(context, instance)
         guest = config.guest_config(
             instance,
@@ -318,6 +320,7 @@ class LibvirtDriver(driver.ComputeDriver):
             kernel=kernel,
             ramdisk=ramdisk,
             serial_port=self._serial_port(instance),
+            network_info=network_info,
         )
         return self._host.get_connection().defineXML(config.domain_xml(guest))
 
@@ -334,9 +337,11 @@ class LibvirtDriver(driver.ComputeDriver):
         network_info=None,
         block_device_info=None,
         power_on: bool = True,
+        vifs_plugged: Callable[[], None] | None = None,
     ) -> None:
         os.makedirs(self.instance_dir(instance), exist_ok=True)
         try:
+            self.plug_vifs(instance, network_info)
             disks = self._create_disks(context, instance)
             if configdrive.required_by(instance, image_meta):
                 disks.append(
@@ -344,14 +349,119 @@ class LibvirtDriver(driver.ComputeDriver):
                         instance, image_meta, injected_files, admin_password, disks
                     )
                 )
-            domain = self._define_domain(context, instance, image_meta, disks)
+            domain = self._define_domain(
+                context, instance, image_meta, disks, network_info
+            )
             if power_on:
-                domain.create()
+                self._start_when_plugged(domain, vifs_plugged)
+            elif vifs_plugged is not None:
+                vifs_plugged()
         except BaseException:
-            # A failed spawn leaves no domain and no file behind.
-            self.destroy(context, instance)
+            # A failed spawn leaves no domain, no tap and no file behind.
+            self.destroy(context, instance, network_info)
             raise
         LOG.info("Spawned %s (%s) on %s", instance.name, instance.uuid, self._host.uri)
+
+    @staticmethod
+    def _start_when_plugged(domain, vifs_plugged) -> None:
+        """Start the guest; with ``vifs_plugged``, paused until it returns
+        (Neutron reported the ports plugged), so that the guest's first
+        DHCP request finds its port wired."""
+        if vifs_plugged is None:
+            domain.create()
+            return
+        domain.createWithFlags(libvirt.VIR_DOMAIN_START_PAUSED)
+        vifs_plugged()
+        domain.resume()
+
+    def plug_vifs(self, instance, network_info) -> None:
+        for vif in network_info or ():
+            vifs.plug(instance.uuid, vif)
+
+    def unplug_vifs(self, instance, network_info) -> None:
+        for vif in network_info or ():
+            vifs.unplug(vif)
+
+    @staticmethod
+    def _device_flags(domain) -> int:
+        """A running guest changes now and in its definition; a stopped
+        one in its definition only."""
+        if domain.isActive():
+            return libvirt.VIR_DOMAIN_AFFECT_LIVE | libvirt.VIR_DOMAIN_AFFECT_CONFIG
+        return libvirt.VIR_DOMAIN_AFFECT_CONFIG
+
+    def attach_interface(self, context, instance, image_meta, vif) -> None:
+        """Plug ``vif``'s tap, then hot-plug a NIC on it into the guest."""
+        domain = self._host.get_domain(instance)
+        vifs.plug(instance.uuid, vif)
+        nic = config.guest_interface(vif, config.vif_model(image_meta))
+        try:
+            domain.attachDeviceFlags(
+                config.interface_xml(nic), self._device_flags(domain)
+            )
+        except libvirt.libvirtError as exc:
+            LOG.error("Attaching port %s to %s failed: %s", vif["id"],
+                      instance.uuid, exc)  # fmt: skip
+            vifs.unplug(vif)
+            raise exception.InterfaceAttachFailed(instance_uuid=instance.uuid) from exc
+        LOG.info("Attached port %s to %s as %s", vif["id"], instance.uuid, nic.tap)
+
+    def detach_interface(self, context, instance, vif) -> None:
+        """Ask the guest to release ``vif``'s NIC (it must acknowledge the
+        hot-unplug, so the request is repeated as ``[libvirt]
+        device_detach_attempts`` and ``device_detach_timeout`` say), then
+        unplug its tap."""
+        domain = self._host.get_domain(instance)
+        mac = vif["address"]
+        nic_xml = config.interface_xml(config.guest_interface(vif, "virtio"))
+        for _attempt in range(CONF.libvirt.device_detach_attempts):
+            if not self._has_nic(domain, mac):
+                break
+            try:
+                domain.detachDeviceFlags(nic_xml, self._device_flags(domain))
+            except libvirt.libvirtError as exc:
+                if not self._has_nic(domain, mac):
+                    break
+                LOG.warning("Detach of port %s from %s refused: %s", vif["id"],
+                            instance.uuid, exc)  # fmt: skip
+            if self._wait_nic_gone(domain, mac, CONF.libvirt.device_detach_timeout):
+                break
+        else:
+            if self._has_nic(domain, mac):
+                raise exception.InterfaceDetachFailed(instance_uuid=instance.uuid)
+        vifs.unplug(vif)
+        LOG.info("Detached port %s from %s", vif["id"], instance.uuid)
+
+    @staticmethod
+    def _has_nic(domain, mac: str) -> bool:
+        for flags in (0, libvirt.VIR_DOMAIN_XML_INACTIVE):
+            devices = ET.fromstring(domain.XMLDesc(flags)).find("devices")
+            if devices is not None and any(
+                element.get("address", "").lower() == mac.lower()
+                for element in devices.findall("interface/mac")
+            ):
+                return True
+        return False
+
+    def _wait_nic_gone(self, domain, mac: str, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while self._has_nic(domain, mac):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(SHUTDOWN_POLL_SECONDS)
+        return True
+
+    @staticmethod
+    def _taps(domain) -> list[str]:
+        """The taps the domain's NICs open."""
+        devices = ET.fromstring(domain.XMLDesc(0)).find("devices")
+        if devices is None:
+            return []
+        return [
+            target.get("dev")
+            for target in devices.findall("interface[@type='ethernet']/target")
+            if target.get("dev")
+        ]
 
     def destroy(
         self,
@@ -365,7 +475,9 @@ class LibvirtDriver(driver.ComputeDriver):
             domain = self._host.get_domain(instance)
         except exception.InstanceNotFound:
             domain = None
+        taps = {vifs.tap_name(vif) for vif in network_info or ()}
         if domain is not None:
+            taps.update(self._taps(domain))
             if domain.isActive():
                 try:
                     domain.destroy()
@@ -377,6 +489,8 @@ class LibvirtDriver(driver.ComputeDriver):
             domain.undefineFlags(libvirt.VIR_DOMAIN_UNDEFINE_MANAGED_SAVE)
             for host, port in listeners:
                 serial_ports.release_port(host, port)
+        for tap in sorted(taps):
+            vifs.unplug_device(tap)
         if destroy_disks:
             shutil.rmtree(self.instance_dir(instance), ignore_errors=True)
 
@@ -422,6 +536,8 @@ class LibvirtDriver(driver.ComputeDriver):
     def power_on(self, context, instance, network_info, block_device_info=None):
         domain = self._host.get_domain(instance)
         if not domain.isActive():
+            # The taps outlive the guest, but not a host's reboot.
+            self.plug_vifs(instance, network_info)
             domain.create()
 
     def reboot(
