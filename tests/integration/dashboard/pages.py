@@ -94,3 +94,58 @@ class HorizonPages:
                     (By.CSS_SELECTOR, ".modal-dialog .modal-footer .btn-danger")
                 )
             ).click()
+
+    def launch_instance(self, name: str, image: str, flavor: str, network: str) -> None:
+        """Launch ``name`` through the launch wizard: the image as its source,
+        the flavor, and the network allocated (unless Horizon did already)."""
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support import expected_conditions as ec
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        wait = WebDriverWait(self.driver, PAGE_TIMEOUT)
+        self.open("/project/instances/")
+        wait.until(
+            ec.element_to_be_clickable((By.LINK_TEXT, "Launch Instance"))
+        ).click()
+        wizard = wait.until(ec.visibility_of_element_located((By.TAG_NAME, "wizard")))
+        wait.until(ec.visibility_of_element_located((By.ID, "name"))).send_keys(name)
+        steps = wizard.find_element(By.CSS_SELECTOR, "div.wizard-nav")
+        for step, form, label in (
+            ("Source", "launchInstanceSourceForm", image),
+            ("Flavor", "launchInstanceFlavorForm", flavor),
+            ("Networks", "launchInstanceNetworkForm", network),
+        ):
+            steps.find_element(By.LINK_TEXT, step).click()
+            section = wizard.find_element(
+                By.CSS_SELECTOR, f"ng-include[ng-form={form}]"
+            )
+            self._allocate(section, label)
+        wait.until(
+            ec.element_to_be_clickable((By.CSS_SELECTOR, "button.btn-primary.finish"))
+        ).click()
+        wait.until(ec.invisibility_of_element_located((By.TAG_NAME, "wizard")))
+
+    def _allocate(self, section, label: str) -> None:
+        """Move the row named ``label`` of a wizard step's transfer table to
+        its allocated list (the row's arrow-up button)."""
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        def arrow(_driver):
+            found = section.find_elements(
+                By.XPATH,
+                f".//tr[.//*[normalize-space()='{label}']]"
+                "//*[contains(@class, 'fa-arrow-up')]",
+            )
+            allocated = section.find_elements(
+                By.XPATH,
+                f".//tr[.//*[normalize-space()='{label}']]"
+                "//*[contains(@class, 'fa-arrow-down')]",
+            )
+            return found[0] if found else ("allocated" if allocated else False)
+
+        button = WebDriverWait(self.driver, PAGE_TIMEOUT).until(
+            arrow, message=f"{label} is not offered by the launch wizard"
+        )
+        if button != "allocated":
+            button.click()

@@ -15,15 +15,12 @@ wizard is tested on the cloud with Neutron (test_launch_wizard.py).
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
 
-from tests.fixtures import browser, horizon
-from tests.fixtures.databases import skip_or_fail
 from tests.fixtures.neutron_servers import make_flavor, make_image, unique
-from tests.integration.dashboard.pages import HorizonPages
+from tests.integration.dashboard.conftest import dashboard_for
 
 pytestmark = [pytest.mark.rabbitmq, pytest.mark.mysql]
 
@@ -32,24 +29,8 @@ ACTIVE_TIMEOUT = 120
 
 @pytest.fixture(scope="module")
 def dashboard(local_cloud, tmp_path_factory):
-    reason = horizon.missing_reason() or browser.missing_reason()
-    if reason:
-        skip_or_fail(reason)
-    with horizon.running_dashboard(
-        local_cloud.services.auth_url,
-        tmp_path_factory.mktemp("horizon"),
-        os.getpid(),
-    ) as running:
+    with dashboard_for(local_cloud, tmp_path_factory) as running:
         yield running
-
-
-@pytest.fixture
-def pages(dashboard):
-    driver = browser.chromium("1400,1000")
-    try:
-        yield HorizonPages(driver, dashboard.url)
-    finally:
-        driver.quit()
 
 
 def _server_status(compute, server_id: str) -> str | None:
