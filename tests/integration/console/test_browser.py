@@ -24,7 +24,6 @@ import requests
 
 from nova.conf import CONF
 from nova.launcher.ports import free_ports
-from tests.fixtures import browser
 from tests.fixtures.databases import skip_or_fail
 from tests.functional.console.conftest import console_instance
 
@@ -34,13 +33,27 @@ pytestmark = [
 ]
 
 NOVNC = Path("/usr/share/novnc")
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
 CONNECT_TIMEOUT = 60
 
 
 def _browser_missing() -> str | None:
-    if not (NOVNC / "vnc_lite.html").exists():
-        return f"{NOVNC / 'vnc_lite.html'} missing (apt-get install novnc)"
-    return browser.missing_reason()
+    missing = [
+        path
+        for path in (NOVNC / "vnc_lite.html", Path(CHROMIUM), Path(CHROMEDRIVER))
+        if not path.exists()
+    ]
+    if missing:
+        return (
+            f"{', '.join(map(str, missing))} missing "
+            "(apt-get install novnc chromium chromium-driver)"
+        )
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed"
+    return None
 
 
 @pytest.fixture
@@ -107,6 +120,23 @@ def _console_url_show(api_url: str, server_id: str) -> dict:
     return json.loads(done.stdout)
 
 
+def _chromium():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",  # CI runs as root
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=800,600",
+    ):
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
 def test_console_url_from_the_cli_connects_in_a_browser(
     api, nova_conf, flavor, compute, vnc_server, novncproxy
 ):
@@ -121,28 +151,28 @@ def test_console_url_from_the_cli_connects_in_a_browser(
     assert console["type"] == "novnc"
     assert console["url"].startswith(f"{proxy_url}/vnc_lite.html?path=%3Ftoken%3D")
 
-    driver = browser.chromium()
+    browser = _chromium()
     try:
-        driver.set_page_load_timeout(CONNECT_TIMEOUT)
-        driver.get(console["url"])
+        browser.set_page_load_timeout(CONNECT_TIMEOUT)
+        browser.get(console["url"])
 
         def status(driver) -> str:
             return driver.execute_script(
                 "return document.getElementById('status').textContent"
             )
 
-        WebDriverWait(driver, CONNECT_TIMEOUT).until(
+        WebDriverWait(browser, CONNECT_TIMEOUT).until(
             lambda driver: status(driver).startswith("Connected"),
             message="noVNC did not connect",
         )
-        assert status(driver) == "Connected to nova-test-console"
-        size = driver.execute_script(
+        assert status(browser) == "Connected to nova-test-console"
+        size = browser.execute_script(
             "const c = document.querySelector('#screen canvas');"
             "return c ? [c.width, c.height] : null"
         )
         assert size == [64, 48]
     finally:
-        driver.quit()
+        browser.quit()
     assert vnc_server.connections == 1
     # The token travelled in the URL but never into the proxy's log.
     token = console["url"].rsplit("%3D", 1)[1]

@@ -16,7 +16,7 @@ from tests.integration.dashboard.pages import HorizonPages
 @contextlib.contextmanager
 def dashboard_for(cloud, tmp_path_factory):
     """Horizon on ``cloud``'s Keystone while the block runs."""
-    reason = horizon.missing_reason() or browser.missing_reason()
+    reason = horizon.missing_reason() or browser.browser_missing()
     if reason:
         skip_or_fail(reason)
     with horizon.running_dashboard(

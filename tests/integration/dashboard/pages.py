@@ -149,3 +149,27 @@ class HorizonPages:
         )
         if button != "allocated":
             button.click()
+
+    def console_status(self, server_id: str) -> str:
+        """Open the instance's Console tab and wait for the noVNC client in
+        its frame to connect; the client's status line."""
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support import expected_conditions as ec
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        wait = WebDriverWait(self.driver, PAGE_TIMEOUT)
+        self.open(f"/project/instances/{server_id}/?tab=instance_details__console")
+        wait.until(ec.frame_to_be_available_and_switch_to_it((By.TAG_NAME, "iframe")))
+        try:
+
+            def status(driver) -> str:
+                element = driver.find_elements(By.ID, "status")
+                return element[0].text if element else ""
+
+            wait.until(
+                lambda driver: status(driver).startswith("Connected"),
+                message="noVNC in the console tab did not connect",
+            )
+            return status(self.driver)
+        finally:
+            self.driver.switch_to.default_content()
