@@ -10,7 +10,9 @@ Horizon's launch wizard asks Neutron for networks and sends ``networks``
 on every create above microversion 2.36; without Neutron it cannot launch
 (Horizon answers "nics are required after microversion 2.36"), so the
 server these tests drive is created through the Compute API, and the
-wizard is tested on the cloud with Neutron (test_launch_wizard.py).
+wizard is tested on the cloud with Neutron (test_launch_wizard.py). So is
+an instance's detail page with its Console tab: Horizon asks Neutron for
+the instance's security groups there and renders no page without it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import time
 import pytest
 
 from tests.fixtures.neutron_servers import make_flavor, make_image, unique
-from tests.fixtures.vnc_server import VNCServer
 from tests.integration.dashboard.conftest import dashboard_for
 
 pytestmark = [pytest.mark.rabbitmq, pytest.mark.mysql]
@@ -49,14 +50,6 @@ def _wait_for_api_status(compute, server_id: str, status: str | None) -> None:
 
 
 def test_a_member_sees_stops_starts_and_deletes_a_server(local_cloud, pages):
-    vnc = VNCServer(port=local_cloud.vnc_port)
-    try:
-        _drive_a_server(local_cloud, pages, vnc)
-    finally:
-        vnc.stop()
-
-
-def _drive_a_server(local_cloud, pages, vnc) -> None:
     image, flavor = make_image(local_cloud), make_flavor(local_cloud)
     demo = local_cloud.compute(local_cloud.services.demo)
     name = unique("hz")
@@ -78,10 +71,6 @@ def _drive_a_server(local_cloud, pages, vnc) -> None:
     pages.login("demo", local_cloud.services.demo.password)
     row = pages.wait_for_instance(name, "Active")
     assert image["name"] in row and flavor["name"] in row and "Running" in row
-    # The Console tab: noVNC, served by nova-novncproxy, in Horizon's frame,
-    # reaches the guest's VNC server through the proxy.
-    assert pages.console_status(server_id) == "Connected to nova-test-console"
-    assert vnc.connections == 1
 
     pages.instance_action(server_id, "stop", confirm=True)
     row = pages.wait_for_instance(name, "Shutoff")

@@ -2,7 +2,8 @@
 
 A project member logs into Horizon, launches a server through the
 wizard (image, flavor, one of the project's networks), sees it Active in
-the instances table with its address on that network, and deletes it.
+the instances table with its address on that network, opens its console
+in the instance's Console tab, and deletes it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pytest
 
 from tests.fixtures.local_cloud import wait_for
 from tests.fixtures.neutron_servers import unique, wait
+from tests.fixtures.vnc_server import VNCServer
 from tests.integration.dashboard.conftest import dashboard_for
 
 pytestmark = [pytest.mark.rabbitmq, pytest.mark.mysql]
@@ -39,6 +41,15 @@ def test_a_member_launches_a_server_through_the_wizard(
     assert address["addr"] in row[3]
     assert server["image"]["id"] == image["id"]
     assert server["flavor"]["original_name"] == flavor["name"]
+
+    # The Console tab: noVNC, served by nova-novncproxy, in Horizon's frame,
+    # reaches the guest's VNC server (where the fake compute says it is).
+    vnc = VNCServer(port=cloud.vnc_port)
+    try:
+        assert pages.console_status(server["id"]) == "Connected to nova-test-console"
+    finally:
+        vnc.stop()
+    assert vnc.connections == 1
 
     pages.instance_action(server["id"], "delete", confirm=True)
     pages.wait_for_instance(name, None)
