@@ -160,7 +160,7 @@ def test_api_level_nova_conf(tmp_path):
     assert conf["api"]["auth_strategy"] == "keystone"
     assert conf["keystone_authtoken"]["username"] == "nova"
     assert conf["vnc"]["novncproxy_port"] == "6080"
-    assert conf["vnc"]["novncproxy_base_url"] == "http://127.0.0.1:6080/vnc_auto.html"
+    assert conf["vnc"]["novncproxy_base_url"] == "http://127.0.0.1:6080/vnc_lite.html"
     for group in ("placement", "glance"):
         assert conf[group]["auth_type"] == "password"
         assert conf[group]["username"] == "nova"
