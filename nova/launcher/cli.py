@@ -84,7 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--port-offset",
         type=int,
         default=None,
-        help="add N to every port (5000, 8778, 9292, 8774, 8775, 6080)",
+        help="add N to every port (5000, 8778, 9292, 8774, 8775, 6080, 6083, 8080)",
+    )
+    start.add_argument(
+        "--dashboard",
+        action="store_true",
+        default=None,
+        help="also run Horizon, the dashboard, on port 8080 "
+        "(needs `pip install horizon`)",
     )
     command("stop", "stop every process of the deployment (data is kept)")
     command("status", "show which processes run (exit 3 unless all do)")
@@ -100,6 +107,7 @@ def _requested(args: argparse.Namespace) -> dict[str, object]:
         "db_url": args.db_url,
         "computes": args.computes,
         "admin_password": args.admin_password,
+        "dashboard": args.dashboard,
     }
     if args.port_offset is not None:
         requested["ports"] = Ports().offset(args.port_offset)
@@ -109,6 +117,10 @@ def _requested(args: argparse.Namespace) -> dict[str, object]:
 def _start(state_dir: Path, args: argparse.Namespace) -> int:
     requested = _requested(args)
     deployment = Deployment(state_dir)
+    if deployment.exists and requested.pop("dashboard", False):
+        # The dashboard can be added to a deployment made without it.
+        deployment.settings.dashboard = True
+        deployment.settings.save(deployment.state.settings_file)
     if deployment.exists:
         differing = {
             key: value

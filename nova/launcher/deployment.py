@@ -212,6 +212,11 @@ class Deployment:
             f"  placement  {upstream.placement.url}",
             f"  image      {upstream.glance.url}",
             f"  compute    {upstream.compute_url}",
+            *(
+                [f"  dashboard  {upstream.horizon.url}/  (log in as admin or demo)"]
+                if upstream.horizon is not None
+                else []
+            ),
             f"  nova.conf  {nova.configs.api_conf} (cell1: {nova.configs.cell1_conf})",
             f"  logs       {self.state.logs}",
             f"  export OS_CLIENT_CONFIG_FILE={self.state.clouds_yaml}",

@@ -76,6 +76,9 @@ class GunicornApp:
     timeout: int = 120
     graceful_timeout: int = 5
     exit_with_pid: int | None = None
+    # Directories put first on the application's sys.path (gunicorn's
+    # ``pythonpath``), e.g. where a generated settings module lives.
+    pythonpath: str | None = None
 
     @property
     def config_path(self) -> Path:
@@ -108,6 +111,7 @@ class GunicornApp:
             # gunicorn's default line plus the time taken, in seconds.
             f"access_log_format = {ACCESS_LOG_FORMAT!r}",
             'errorlog = "-"',
+            *([f"pythonpath = {self.pythonpath!r}"] if self.pythonpath else []),
             # gunicorn 27 otherwise opens ~/.gunicorn/gunicorn.ctl, one socket
             # shared by every gunicorn of the user.
             "control_socket_disable = True",

@@ -107,12 +107,15 @@ class NovaConfigFiles:
         }
 
     def _vnc(self) -> dict[str, object]:
-        """Where nova-novncproxy listens and the console URL users get."""
+        """Where nova-novncproxy listens and the console URL users get:
+        noVNC's ``vnc_lite.html``, as DevStack sets it, which connects by
+        itself (Debian's ``vnc_auto.html`` is the full client, which waits
+        for a click on Connect)."""
         return {
             "novncproxy_host": LOOPBACK,
             "novncproxy_port": self.novncproxy_port,
             "novncproxy_base_url": (
-                f"http://{LOOPBACK}:{self.novncproxy_port}/vnc_auto.html"
+                f"http://{LOOPBACK}:{self.novncproxy_port}/vnc_lite.html"
             ),
         }
 

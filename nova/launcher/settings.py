@@ -38,6 +38,8 @@ class Ports:
     nova_metadata: int = 8775
     nova_novncproxy: int = 6080
     nova_serialproxy: int = 6083
+    # Horizon (upstream's DevStack serves it on port 80 under Apache).
+    horizon: int = 8080
 
     def offset(self, delta: int) -> Ports:
         """Every port shifted by ``delta`` (for a second deployment)."""
@@ -67,6 +69,7 @@ class DeploymentSettings:
     the API level and cell1 share (e.g. ``fake://`` in memory); when None,
     the API level and cell1 get a RabbitMQ vhost each on ``rabbit_url``.
     ``compute_driver`` is upstream's name of the computes' virt driver.
+    ``dashboard`` adds Horizon (:mod:`nova.launcher.horizon`).
     """
 
     name: str = "local"
@@ -82,6 +85,7 @@ class DeploymentSettings:
     all_in_one: bool = False
     transport_url: str | None = None
     compute_driver: str = "fake.FakeDriver"
+    dashboard: bool = False
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):

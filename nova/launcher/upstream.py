@@ -1,4 +1,5 @@
-"""Keystone, Placement and Glance together, with catalog and client config.
+"""Keystone, Placement and Glance together, with catalog and client config,
+and Horizon when the settings ask for the dashboard.
 
 This is the part of a deployment that does not involve our own code: the
 unmodified upstream services, their databases, the identity objects and
@@ -18,6 +19,7 @@ from nova.launcher.catalog import CatalogPlan, EndpointPlan, IdentityAdmin, User
 from nova.launcher.clouds import Cloud, write_client_config
 from nova.launcher.databases import Databases, databases_for
 from nova.launcher.glance import Glance
+from nova.launcher.horizon import Horizon
 from nova.launcher.keystone import ADMIN_PROJECT, ADMIN_USER, Keystone
 from nova.launcher.placement import Placement
 from nova.launcher.ports import LOOPBACK, require_free
@@ -83,6 +85,15 @@ class UpstreamServices:
             threads=threads,
             exit_with_pid=exit_with_pid,
         )
+        self.horizon: Horizon | None = None
+        if settings.dashboard:
+            self.horizon = Horizon(
+                state=state,
+                port=settings.ports.horizon,
+                keystone_url=self.keystone.url,
+                region=settings.region,
+                exit_with_pid=exit_with_pid,
+            )
 
     # -- names, users, URLs ---------------------------------------------------
 
@@ -165,19 +176,26 @@ class UpstreamServices:
 
     # -- processes ------------------------------------------------------------
 
+    def services(self) -> list[Keystone | Placement | Glance | Horizon]:
+        """In start order: keystone, placement, glance (and horizon)."""
+        services: list[Keystone | Placement | Glance | Horizon] = [
+            self.keystone,
+            self.placement,
+            self.glance,
+        ]
+        if self.horizon is not None:
+            services.append(self.horizon)
+        return services
+
     def processes(self) -> list[SupervisedProcess]:
-        """Supervisors in start order: keystone, placement, glance."""
+        """Supervisors in start order."""
         return [
             SupervisedProcess(service.process_spec(), self.state.run, self.state.logs)
-            for service in (self.keystone, self.placement, self.glance)
+            for service in self.services()
         ]
 
     def ports(self) -> dict[str, int]:
-        return {
-            self.keystone.name: self.keystone.port,
-            self.placement.name: self.placement.port,
-            self.glance.name: self.glance.port,
-        }
+        return {service.name: service.port for service in self.services()}
 
     def start(self) -> None:
         """Bring all three services up and register the catalog.
@@ -190,12 +208,12 @@ class UpstreamServices:
         processes = {p.name: p for p in self.processes()}
         down = {name for name, p in processes.items() if not p.is_running()}
         if not down:
-            self.progress.line("keystone, placement, glance: already running")
+            self.progress.line(f"{', '.join(processes)}: already running")
             self._register_catalog()
             return
         require_free({name: p for name, p in self.ports().items() if name in down})
         with self.progress.step("upstream services: configuration written"):
-            for service in (self.keystone, self.placement, self.glance):
+            for service in self.services():
                 service.write_files()
             if self.settings.db != "sqlite":
                 for service in ("keystone", "placement", "glance"):
@@ -215,6 +233,14 @@ class UpstreamServices:
             lambda: self._launch(processes["placement"], self.placement.url),
             glance_chain,
         ]
+        horizon = self.horizon
+        if horizon is not None:
+
+            def horizon_chain() -> None:
+                horizon.setup(self.progress)
+                self._launch(processes[horizon.name], horizon.url)
+
+            chains.append(horizon_chain)
         try:
             with ThreadPoolExecutor(len(chains), thread_name_prefix="start") as pool:
                 futures: list[Future[None]] = [pool.submit(c) for c in chains]
@@ -247,7 +273,7 @@ class UpstreamServices:
         return write_client_config(self.state.root, list(self.clouds().values()))
 
     def stop(self) -> list[str]:
-        """Stop the three services (reverse order); names of those stopped."""
+        """Stop the services (reverse order); names of those stopped."""
         stopped = []
         for process in reversed(self.processes()):
             if process.stop():

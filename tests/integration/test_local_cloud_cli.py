@@ -139,7 +139,7 @@ def _check_nova_config(nova_dir, name: str) -> None:
     for conf in (api, cell1):
         port = int(conf["vnc"]["novncproxy_port"])
         assert conf["vnc"]["novncproxy_base_url"] == (
-            f"http://127.0.0.1:{port}/vnc_auto.html"
+            f"http://127.0.0.1:{port}/vnc_lite.html"
         )
     compute2 = _read_conf(nova_dir / "nova-compute-2.conf")
     assert compute2["DEFAULT"]["host"] == "compute-2"

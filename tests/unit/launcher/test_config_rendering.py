@@ -160,7 +160,7 @@ def test_api_level_nova_conf(tmp_path):
     assert conf["api"]["auth_strategy"] == "keystone"
     assert conf["keystone_authtoken"]["username"] == "nova"
     assert conf["vnc"]["novncproxy_port"] == "6080"
-    assert conf["vnc"]["novncproxy_base_url"] == "http://127.0.0.1:6080/vnc_auto.html"
+    assert conf["vnc"]["novncproxy_base_url"] == "http://127.0.0.1:6080/vnc_lite.html"
     for group in ("placement", "glance"):
         assert conf[group]["auth_type"] == "password"
         assert conf[group]["username"] == "nova"
@@ -295,3 +295,38 @@ def test_settings_round_trip_through_json(tmp_path):
 def test_invalid_settings_are_refused(kwargs):
     with pytest.raises(ValueError):
         DeploymentSettings(**kwargs)
+
+
+def test_horizon_settings_name_keystone_and_keep_one_secret_key(state):
+    from nova.launcher.horizon import Horizon
+
+    horizon = Horizon(state=state, port=8080, keystone_url=AUTH_URL)
+    horizon.write_files()
+    settings: dict = {}
+    exec(horizon.config_path.read_text(), settings)  # noqa: S102 - our own file
+
+    assert settings["OPENSTACK_KEYSTONE_URL"] == AUTH_URL
+    assert settings["DEBUG"] is False and settings["COMPRESS_OFFLINE"] is True
+    assert settings["STATIC_ROOT"] == str(horizon.static_root)
+    assert len(settings["SECRET_KEY"]) >= 32
+    assert os.stat(horizon.config_path).st_mode & 0o077 == 0
+    # A second write (a restart) keeps the key: sessions stay valid.
+    horizon.write_files()
+    again: dict = {}
+    exec(horizon.config_path.read_text(), again)  # noqa: S102
+    assert again["SECRET_KEY"] == settings["SECRET_KEY"]
+    gunicorn = horizon.gunicorn().render()
+    assert f"pythonpath = {str(horizon.directory)!r}" in gunicorn
+    assert "nova.launcher.dashboard_app:application" in gunicorn
+    assert (horizon.directory / "local" / "__init__.py").exists()
+
+
+def test_dashboard_is_off_unless_asked(state):
+    from nova.launcher.upstream import UpstreamServices
+
+    plain = UpstreamServices(state, DeploymentSettings(db="sqlite"))
+    assert plain.horizon is None and "horizon" not in plain.ports()
+    settings = DeploymentSettings(db="sqlite", dashboard=True)
+    with_dashboard = UpstreamServices(state, settings)
+    assert with_dashboard.ports()["horizon"] == settings.ports.horizon == 8080
+    assert with_dashboard.horizon.keystone_url == with_dashboard.auth_url
