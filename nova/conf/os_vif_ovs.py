@@ -15,6 +15,8 @@ ALL_OPTS = [
         default="tcp:127.0.0.1:6640",
         help="The OVSDB server, as ``ovs-vsctl --db`` takes it: "
         "``tcp:IP:PORT`` or ``unix:/path/to/db.sock``.",
+        # Masked in option dumps, as every *connection option is here.
+        secret=True,
     ),
     cfg.IntOpt(
         "ovs_vsctl_timeout",

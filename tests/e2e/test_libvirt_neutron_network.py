@@ -40,10 +40,11 @@ from tests.fixtures import neutron as neutron_fixture
 from tests.fixtures import secrets as test_secrets
 from tests.fixtures.databases import skip_or_fail
 from tests.fixtures.local_cloud import LocalCloud, wait_for
+from tests.fixtures.neutron import NEUTRON_GROUP
 from tests.fixtures.neutron_cloud import _NeutronSection
 from tests.fixtures.openstack_services import _handle
 
-pytestmark = [pytest.mark.e2e, pytest.mark.mysql, pytest.mark.rabbitmq]
+pytestmark = [pytest.mark.e2e, pytest.mark.mysql, pytest.mark.rabbitmq, NEUTRON_GROUP]
 
 CIDR = "10.77.0.0/24"
 

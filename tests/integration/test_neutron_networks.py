@@ -15,6 +15,7 @@ import uuid
 import pytest
 
 from tests.fixtures.local_cloud import wait_for
+from tests.fixtures.neutron import NEUTRON_GROUP
 from tests.fixtures.neutron_cloud import COMPUTE_HOSTS
 from tests.fixtures.neutron_servers import Networks
 from tests.fixtures.neutron_servers import access_log as _access_log
@@ -25,7 +26,12 @@ from tests.fixtures.neutron_servers import delete as _delete
 from tests.fixtures.neutron_servers import unique as _unique
 from tests.fixtures.neutron_servers import wait as _wait
 
-pytestmark = [pytest.mark.integration, pytest.mark.mysql, pytest.mark.rabbitmq]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.mysql,
+    pytest.mark.rabbitmq,
+    NEUTRON_GROUP,
+]
 
 
 def test_a_server_gets_a_port_bound_to_its_host_and_shows_its_address(

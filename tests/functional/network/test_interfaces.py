@@ -11,6 +11,7 @@ import uuid
 import pytest
 
 from tests.fixtures.local_cloud import wait_for
+from tests.fixtures.neutron import NEUTRON_GROUP
 from tests.fixtures.neutron_servers import (
     access_log,
     boot,
@@ -19,7 +20,7 @@ from tests.fixtures.neutron_servers import (
     wait,
 )
 
-pytestmark = [pytest.mark.mysql, pytest.mark.rabbitmq]
+pytestmark = [pytest.mark.mysql, pytest.mark.rabbitmq, NEUTRON_GROUP]
 
 
 @pytest.fixture

@@ -12,9 +12,10 @@ import uuid
 
 import pytest
 
+from tests.fixtures.neutron import NEUTRON_GROUP
 from tests.fixtures.neutron_servers import boot, delete, unique, wait
 
-pytestmark = [pytest.mark.mysql, pytest.mark.rabbitmq]
+pytestmark = [pytest.mark.mysql, pytest.mark.rabbitmq, NEUTRON_GROUP]
 
 
 @pytest.fixture

@@ -7,7 +7,9 @@ import uuid
 
 import pytest
 
-pytestmark = [pytest.mark.mysql, pytest.mark.rabbitmq]
+from tests.fixtures.neutron import NEUTRON_GROUP
+
+pytestmark = [pytest.mark.mysql, pytest.mark.rabbitmq, NEUTRON_GROUP]
 
 
 @pytest.fixture(scope="module")

@@ -11,11 +11,12 @@ from __future__ import annotations
 import pytest
 
 from tests.fixtures.local_cloud import wait_for
+from tests.fixtures.neutron import NEUTRON_GROUP
 from tests.fixtures.neutron_servers import unique, wait
 from tests.fixtures.vnc_server import VNCServer
 from tests.integration.dashboard.conftest import dashboard_for
 
-pytestmark = [pytest.mark.rabbitmq, pytest.mark.mysql]
+pytestmark = [pytest.mark.rabbitmq, pytest.mark.mysql, NEUTRON_GROUP]
 
 
 @pytest.fixture(scope="module")
