@@ -40,6 +40,8 @@ _LEGACY_ACTIONS: dict[str, str | None] = {
     "live_migration_rollback_dest": "live_migration.rollback.dest",
     "interface_attach": None,
     "interface_detach": None,
+    "volume_attach": None,
+    "volume_detach": None,
 }
 
 
@@ -103,6 +105,20 @@ def action(context, instance, host: str | None, action: str, **fields: Any):
         notify_action(context, instance, host, action, ERROR, exc, **fields)
         raise
     notify_action(context, instance, host, action, END, **fields)
+
+
+def volume_action(context, instance, host: str, event: str, volume_id: str):
+    """``instance.volume_attach`` or ``instance.volume_detach`` (``event``)
+    around the host's part of it: ``.start``, then ``.end`` or ``.error``,
+    with the volume's id (InstanceActionVolumePayload)."""
+    return action(
+        context,
+        instance,
+        host,
+        event,
+        payload_class=payloads.InstanceActionVolumePayload,
+        volume_id=volume_id,
+    )
 
 
 # Task states of a resize or cold migration: a failure then is announced

@@ -21,6 +21,7 @@ from oslo_log import log as logging
 from nova import exception, objects
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
+from nova.notifications import instance as notify
 from nova.volume import api as volume_api
 
 LOG = logging.getLogger(__name__)
@@ -38,6 +39,9 @@ class VolumesFlow(base.Flow):
             self.compute.instance_lock(instance.uuid),
             compute_utils.EventReporter(
                 context, "compute_attach_volume", self.host, instance.uuid
+            ),
+            notify.volume_action(
+                context, instance, self.host, "volume_attach", bdm.volume_id
             ),
         ):
             try:
@@ -79,6 +83,9 @@ class VolumesFlow(base.Flow):
             self.compute.instance_lock(instance.uuid),
             compute_utils.EventReporter(
                 context, "compute_detach_volume", self.host, instance.uuid
+            ),
+            notify.volume_action(
+                context, instance, self.host, "volume_detach", bdm.volume_id
             ),
         ):
             try:

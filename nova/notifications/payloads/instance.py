@@ -256,6 +256,13 @@ class InstanceActionSnapshotPayload(InstanceActionPayload):
 
 
 @base.PayloadRegistry.register
+class InstanceActionVolumePayload(InstanceActionPayload):
+    # Two behind InstanceActionPayload, as upstream's bumps have kept it.
+    VERSION = "1.7"
+    fields = {"volume_id": fields.UUIDField()}
+
+
+@base.PayloadRegistry.register
 class InstanceActionRescuePayload(InstanceActionPayload):
     VERSION = "1.4"
     fields = {"rescue_image_ref": fields.UUIDField(nullable=True)}
