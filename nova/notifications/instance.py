@@ -38,6 +38,9 @@ _LEGACY_ACTIONS: dict[str, str | None] = {
     "live_migration_post_dest": "live_migration.post.dest",
     "live_migration_rollback": "live_migration._rollback",
     "live_migration_rollback_dest": "live_migration.rollback.dest",
+    "live_migration_abort": "live.migration.abort",
+    "live_migration_force_complete": "live.migration.force.complete",
+    "evacuate": None,
     "interface_attach": None,
     "interface_detach": None,
     "volume_attach": None,
@@ -133,9 +136,16 @@ def move(context, instance, host: str, event: str) -> None:
     ``<action>.<start|end>`` with the action one of resize, resize_finish,
     resize_confirm, resize_revert, live_migration_pre, live_migration_post,
     live_migration_post_dest, live_migration_rollback,
-    live_migration_rollback_dest."""
+    live_migration_rollback_dest, live_migration_abort,
+    live_migration_force_complete."""
     action, phase = event.rsplit(".", 1)
     notify_action(context, instance, host, action, phase)
+
+
+def evacuate(context, instance, host: str) -> None:
+    """``instance.evacuate`` from the destination, as it takes the
+    instance over (one event, no start or end, as upstream)."""
+    notify_action(context, instance, host, "evacuate", None)
 
 
 def resize_prep(context, instance, host: str, new_flavor, phase: str) -> None:

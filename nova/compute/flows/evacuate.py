@@ -23,6 +23,7 @@ from nova import exception, objects, placement
 from nova.compute import snapshot
 from nova.compute import utils as compute_utils
 from nova.compute.flows import base
+from nova.notifications import instance as notify
 from nova.objects import base as objects_base
 from nova.objects import migration as migration_obj
 from nova.states import machine, task_states, vm_states
@@ -86,6 +87,7 @@ class EvacuateFlow(base.Flow):
         instance.node = node
         compute_node = self.compute.rt.compute_nodes.get(node)
         instance.compute_id = compute_node.id if compute_node else None
+        notify.evacuate(context, instance, self.host)
         instance.task_state = task_states.REBUILD_BLOCK_DEVICE_MAPPING
         instance.save(expected_task_state=task_states.REBUILDING)
         instance.task_state = task_states.REBUILD_SPAWNING

@@ -431,7 +431,13 @@ class MovesFlow(base.Flow):
         with compute_utils.EventReporter(
             context, "compute_live_migration_force_complete", self.host, instance.uuid
         ):
+            notify.move(
+                context, instance, self.host, "live_migration_force_complete.start"
+            )
             self.driver.live_migration_force_complete(instance)
+            notify.move(
+                context, instance, self.host, "live_migration_force_complete.end"
+            )
 
     def live_migration_abort(self, context, instance, migration_id: int) -> None:
         """On the source: stop the live migration ``migration_id``; one
@@ -442,11 +448,13 @@ class MovesFlow(base.Flow):
             migration = objects.Migration.get_by_id_and_instance(
                 context, migration_id, instance.uuid
             )
+            notify.move(context, instance, self.host, "live_migration_abort.start")
             if migration.status in migration_obj.QUEUED_LIVE_MIGRATION_STATUSES:
                 with self._aborts_lock:
                     self._aborted.add(migration.id)
-                return
-            self.driver.live_migration_abort(instance)
+            else:
+                self.driver.live_migration_abort(instance)
+            notify.move(context, instance, self.host, "live_migration_abort.end")
 
     def pre_live_migration(self, context, instance, block_migration, migrate_data):
         """On the destination, before the guest comes."""

@@ -24,6 +24,11 @@ STEPS = [
     ("live_migration_post_dest", "compute.instance.live_migration.post.dest"),
     ("live_migration_rollback", "compute.instance.live_migration._rollback"),
     ("live_migration_rollback_dest", "compute.instance.live_migration.rollback.dest"),
+    ("live_migration_abort", "compute.instance.live.migration.abort"),
+    (
+        "live_migration_force_complete",
+        "compute.instance.live.migration.force.complete",
+    ),
 ]
 
 
@@ -72,4 +77,21 @@ def test_interface_events_have_no_legacy_form(ctxt, sent):  # noqa: F811
     instance_notifications.notify_action(
         ctxt, _instance(ctxt), "compute-a", "interface_attach", "start"
     )
+    assert sent.events() == []
+
+
+def test_evacuate_is_one_event_from_the_destination(ctxt, sent):  # noqa: F811
+    instance_notifications.evacuate(
+        ctxt, _instance(ctxt, task_state="rebuilding"), "compute-b"
+    )
+    [notification] = sent.refresh()
+    assert notification["event_type"] == "instance.evacuate"
+    assert notification["publisher_id"] == "nova-compute:compute-b"
+    sample = notification_samples.load("instance.evacuate")
+    notification_samples.check_payload(notification["payload"], sample["payload"])
+
+
+@pytest.mark.parametrize("sent", ["unversioned"], indirect=True)
+def test_evacuate_has_no_legacy_form(ctxt, sent):  # noqa: F811
+    instance_notifications.evacuate(ctxt, _instance(ctxt), "compute-b")
     assert sent.events() == []
