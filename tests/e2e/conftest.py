@@ -98,11 +98,14 @@ class GuestImages:
 @pytest.fixture(scope="session")
 def guest_images(libvirt_host) -> GuestImages:
     directory = IMAGE_CACHE / _image_set_key()
-    if not directory.exists():
-        IMAGE_CACHE.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(f"{directory}.tmp", ignore_errors=True)
-        subprocess.run(["bash", str(BUILD_SCRIPT), str(directory)], check=True,
-                       timeout=900)  # fmt: skip
+    IMAGE_CACHE.mkdir(parents=True, exist_ok=True)
+    # One builder at a time: pytest-xdist workers both needing a new set
+    # would otherwise build into the same temporary directory.
+    with local_cloud_fixture._flock(IMAGE_CACHE / f"{directory.name}.lock"):
+        if not directory.exists():
+            shutil.rmtree(f"{directory}.tmp", ignore_errors=True)
+            subprocess.run(["bash", str(BUILD_SCRIPT), str(directory)],
+                           check=True, timeout=900)  # fmt: skip
     return GuestImages(
         kernel=directory / "vmlinuz",
         ramdisk=directory / "initramfs.cpio.gz",
