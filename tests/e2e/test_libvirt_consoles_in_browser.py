@@ -241,5 +241,7 @@ def test_spice_console_in_a_browser(
             lambda s: "Can't connect to websocket" in s,
             f"{refused_url} refused",
         )
-        assert "Connected to ws://" not in _text(browser, "message-div")
+        # The proxy may take the WebSocket upgrade before it checks the
+        # token and closes it, so spice-html5 can say "Connected" first;
+        # what counts is that the display is never drawn.
         assert drawn(browser) is None
