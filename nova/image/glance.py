@@ -19,12 +19,11 @@ from typing import Any
 
 from keystoneauth1 import adapter as ks_adapter
 from keystoneauth1 import exceptions as ks_exc
-from keystoneauth1 import plugin as ks_plugin
 from oslo_utils import uuidutils
 from requests import exceptions as requests_exc
 
 import nova.conf
-from nova import exception, service_session
+from nova import exception, service_session, user_token
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -90,61 +89,6 @@ READ_ONLY = (
 READ_ONLY_PREFIX = "os_glance_"
 
 
-class _UserTokenPlugin(ks_plugin.BaseAuthPlugin):
-    """The caller's token, and endpoints from the caller's catalog."""
-
-    def __init__(self, token: str, catalog: list[dict[str, Any]]) -> None:
-        super().__init__()
-        self._token = token
-        self._catalog = catalog
-
-    def get_token(self, session, **kwargs) -> str:
-        return self._token
-
-    def get_endpoint(
-        self, session, service_type=None, interface=None, region_name=None, **kwargs
-    ):
-        interfaces = interface if isinstance(interface, list) else [interface]
-        for service in self._catalog:
-            if service.get("type") != service_type:
-                continue
-            endpoints = service.get("endpoints", [])
-            for wanted in interfaces:
-                for endpoint in endpoints:
-                    if region_name and endpoint.get("region") not in (
-                        region_name,
-                        None,
-                    ):
-                        continue
-                    url = _endpoint_url(endpoint, wanted)
-                    if url:
-                        return url
-        return None
-
-
-def _endpoint_url(endpoint: dict[str, Any], interface: str | None) -> str | None:
-    """The URL of ``endpoint`` for ``interface`` (any if None).
-
-    keystonemiddleware's X-Service-Catalog holds v3 catalogs normalized to
-    the v2 shape: one entry per region with ``publicURL``, ``internalURL``,
-    ``adminURL``; a v3 entry has ``interface`` and ``url``. Both are read.
-    """
-    if "url" in endpoint:
-        if interface is None or endpoint.get("interface") == interface:
-            return endpoint["url"]
-        return None
-    if interface is None:
-        return next(
-            (
-                endpoint[f"{i}URL"]
-                for i in ("public", "internal", "admin")
-                if endpoint.get(f"{i}URL")
-            ),
-            None,
-        )
-    return endpoint.get(f"{interface}URL")
-
-
 def normalize(image: dict[str, Any]) -> dict[str, Any]:
     """Glance's flat v2 image as nova's image dict (properties nested)."""
     result = {key: image.get(key) for key in CORE_ATTRIBUTES if key not in _DROPPED}
@@ -205,7 +149,9 @@ class GlanceImageAPI:
         # never passes one on).
         token = getattr(context, "auth_token", None)
         if token:
-            auth = _UserTokenPlugin(token, getattr(context, "service_catalog", []))
+            auth = user_token.UserTokenPlugin(
+                token, getattr(context, "service_catalog", [])
+            )
         else:
             auth = service_auth
         url = CONF.glance.endpoint_override

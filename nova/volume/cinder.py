@@ -31,8 +31,7 @@ from keystoneauth1 import service_token
 from oslo_utils import uuidutils
 
 import nova.conf
-from nova import exception, service_session
-from nova.image.glance import _UserTokenPlugin
+from nova import exception, service_session, user_token
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -66,7 +65,9 @@ class CinderVolumeAPI:
         session, service_auth = service_session.session_and_auth(GROUP)
         token = getattr(context, "auth_token", None)
         if token:
-            auth = _UserTokenPlugin(token, getattr(context, "service_catalog", []))
+            auth = user_token.UserTokenPlugin(
+                token, getattr(context, "service_catalog", [])
+            )
         else:
             auth = service_auth
         if auth is not None and service_auth is not None:

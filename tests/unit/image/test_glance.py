@@ -2,7 +2,7 @@
 
 import pytest
 
-from nova import exception
+from nova import exception, user_token
 from nova.image import glance
 
 IMAGE_ID = "9f3c0d52-5c83-4b43-9c4e-6b0e4c1f7a10"
@@ -52,7 +52,7 @@ CATALOG = [
 
 
 def test_user_token_plugin_finds_endpoints_in_the_users_catalog():
-    plugin = glance._UserTokenPlugin("token", CATALOG)
+    plugin = user_token.UserTokenPlugin("token", CATALOG)
     assert plugin.get_token(None) == "token"
     assert (
         plugin.get_endpoint(
@@ -88,7 +88,7 @@ NORMALIZED_CATALOG = [
 
 
 def test_user_token_plugin_reads_keystonemiddlewares_normalized_catalog():
-    plugin = glance._UserTokenPlugin("token", NORMALIZED_CATALOG)
+    plugin = user_token.UserTokenPlugin("token", NORMALIZED_CATALOG)
     assert (
         plugin.get_endpoint(
             None,
